@@ -1,0 +1,149 @@
+"""The certificate envelope: one JSON shape for every kind of evidence.
+
+A certificate is the data that lets :mod:`solvers.trusted` re-check a verdict
+without the code that found it::
+
+    {"format": "attnproof-certificate", "version": 1,
+     "kind": "gordan" | "rational-point" | "exhaustive" | ...,
+     "claim": "kernel_rank.softmax_three_tokens",
+     "statement": "<sha256 of the claim's rendered statement>",
+     "parameters": {"m": 4},
+     "data": {...}}
+
+Exact numbers travel as ints or as strings ``"p/q"``; floats are refused, so
+that nothing decided exactly is re-read approximately.  This module uses the
+standard library only: it is part of what a reader must trust.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from fractions import Fraction
+
+FORMAT = "attnproof-certificate"
+VERSION = 1
+ENVELOPE_KEYS = ("format", "version", "kind", "claim", "statement", "parameters", "data")
+
+
+class CertificateError(ValueError):
+    """A certificate that is malformed or does not prove what it says."""
+
+
+def statement_hash(rendered: str) -> str:
+    """The sha256 of a claim's rendered statement, binding a certificate to it."""
+    return hashlib.sha256(rendered.encode("utf-8")).hexdigest()
+
+
+def rational(value) -> Fraction:
+    """Read an exact number: an int or a string ``"p/q"`` / ``"p"`` (never a float)."""
+    if isinstance(value, bool):
+        raise CertificateError(f"expected an exact number, got the boolean {value!r}")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise CertificateError(f"not an exact rational: {value!r}") from exc
+    raise CertificateError(f"expected an int or a string 'p/q', got {type(value).__name__} {value!r}")
+
+
+def encode(value):
+    """Turn exact Python values (Fraction, int, nested lists/dicts) into JSON-safe data."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, float):
+        raise CertificateError(f"a float ({value!r}) cannot go into a certificate: give it exactly")
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    # python-flint numbers (fmpq, fmpz) and sympy Rationals print as p/q
+    text = str(value)
+    try:
+        Fraction(text)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise CertificateError(f"cannot encode {type(value).__name__} {value!r} exactly") from exc
+    return encode(Fraction(text))
+
+
+def make(kind: str, claim: str, statement: str, parameters: dict, data: dict) -> dict:
+    """Build an envelope; ``statement`` is the sha256 from :func:`statement_hash`."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": kind,
+        "claim": claim,
+        "statement": statement,
+        "parameters": encode(parameters),
+        "data": encode(data),
+    }
+
+
+def validate_envelope(cert) -> None:
+    """Refuse anything that is not exactly a version-1 envelope (no extra keys)."""
+    if not isinstance(cert, dict):
+        raise CertificateError("a certificate is a JSON object")
+    extra = sorted(set(cert) - set(ENVELOPE_KEYS))
+    missing = [k for k in ENVELOPE_KEYS if k not in cert]
+    if extra:
+        raise CertificateError(f"unknown envelope field(s) {extra}: a certificate carries only {list(ENVELOPE_KEYS)}")
+    if missing:
+        raise CertificateError(f"missing envelope field(s) {missing}")
+    if cert["format"] != FORMAT:
+        raise CertificateError(f"unknown format {cert['format']!r}, expected {FORMAT!r}")
+    if cert["version"] != VERSION:
+        raise CertificateError(f"unsupported version {cert['version']!r}, this checker reads version {VERSION}")
+    for key in ("kind", "claim", "statement"):
+        if not isinstance(cert[key], str):
+            raise CertificateError(f"field {key!r} must be a string")
+    if not isinstance(cert["parameters"], dict) or not isinstance(cert["data"], dict):
+        raise CertificateError("fields 'parameters' and 'data' must be JSON objects")
+
+
+def dumps(cert: dict) -> str:
+    """Canonical text: sorted keys, so the same certificate is the same bytes."""
+    return json.dumps(cert, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a file so that readers see either the old content or the new, never half."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write(path: str, cert: dict) -> None:
+    validate_envelope(cert)
+    write_atomic(path, dumps(cert))
+
+
+def read(path: str) -> dict:
+    with open(path, encoding="utf-8") as handle:
+        try:
+            cert = json.load(handle, parse_float=_refuse_float)
+        except json.JSONDecodeError as exc:
+            raise CertificateError(f"{path}: not JSON ({exc})") from exc
+    validate_envelope(cert)
+    return cert
+
+
+def _refuse_float(text: str):
+    raise CertificateError(f"a float ({text}) in a certificate: exact numbers are ints or strings 'p/q'")

@@ -1,0 +1,1 @@
+"""User conjectures: worked examples and the template that ``attnproof new`` copies."""

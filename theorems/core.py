@@ -1,0 +1,363 @@
+"""Claims, their parameters, the outcome of a check, and the registry.
+
+A :class:`Claim` is one sentence of a paper made precise: a sympy
+:class:`Statement` (hypotheses and conclusion, quantifiers in words beside
+them), named :class:`Parameter` ranges with defaults small enough for the
+default run, a cost estimate, an expectation, an explicit witness, and a
+``check`` that returns an :class:`Outcome`.
+
+An outcome is ``verified`` or ``refuted`` only with certificates that
+:mod:`solvers.trusted` re-checks; ``unknown`` is the honest answer when a
+budget runs out, never a proof.  Inside ``check`` a claim collects its work in
+an :class:`Evidence` object, which turns into the outcome.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from solvers import certificates, trusted
+
+STATUSES = ("verified", "refuted", "unknown")
+PAPERS = {
+    "2608.11427": "Three Tokens Force Exponential Feature Rank in Nonnegative Kernel Attention",
+    "2608.28150": "The Approximation Rank of Softmax Attention",
+}
+
+
+class ParameterError(ValueError):
+    """A parameter value outside its allowed range (a usage error: exit 2)."""
+
+
+class Refused(ValueError):
+    """A request whose cost estimate exceeds the budget; nothing was started."""
+
+
+# ---------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named parameter: an integer or a rational in the closed range [low, high]."""
+
+    name: str
+    default: Any
+    low: Any
+    high: Any
+    doc: str
+    kind: type = int
+
+    def allowed(self) -> str:
+        what = "an integer" if self.kind is int else "a rational"
+        return f"{what} in [{self.low}, {self.high}]"
+
+    def parse(self, value, claim_id: str = "") -> Any:
+        where = f" of {claim_id}" if claim_id else ""
+        try:
+            if self.kind is int:
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError
+                parsed = int(value) if not isinstance(value, str) else int(value.strip(), 10)
+            else:
+                if isinstance(value, float):
+                    raise ValueError
+                parsed = Fraction(value.strip() if isinstance(value, str) else value)
+        except (ValueError, TypeError, ZeroDivisionError):
+            raise ParameterError(
+                f"parameter {self.name}{where} must be {self.allowed()}, got {value!r}"
+            ) from None
+        if not (self.low <= parsed <= self.high):
+            raise ParameterError(
+                f"parameter {self.name}{where} must be {self.allowed()}, got {value!r}"
+            )
+        return parsed
+
+
+# ----------------------------------------------------------------- statement
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Hypotheses and a conclusion as sympy objects, each with its words.
+
+    The words carry the quantifiers ("for every m >= 1 and every sequence X
+    of length 2"); the sympy objects carry the mathematics and render to LaTeX.
+    """
+
+    hypotheses: tuple[tuple[sympy.Basic, str], ...]
+    conclusion: tuple[sympy.Basic, str]
+
+    def render(self) -> str:
+        lines = [f"assume  {sympy.latex(expr)}  ({words})" for expr, words in self.hypotheses]
+        expr, words = self.conclusion
+        lines.append(f"then    {sympy.latex(expr)}  ({words})")
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------- outcome
+
+
+@dataclass
+class Outcome:
+    """The result of checking one claim at one parameter point."""
+
+    claim: str
+    status: str
+    expected: str
+    parameters: dict
+    covered: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    certificates: list = field(default_factory=list)  # envelopes (dicts)
+    facts: dict = field(default_factory=dict)
+    message: str = ""
+    counterexample: dict | None = None
+
+    @property
+    def as_expected(self) -> bool:
+        return self.status == self.expected
+
+    def to_json(self, certificate_paths: list[str] | None = None) -> dict:
+        """The JSON contract of ``attnproof check --json`` (exact numbers as ints or "p/q")."""
+        exact = certificates.encode(
+            {
+                "claim": self.claim,
+                "status": self.status,
+                "expected": self.expected,
+                "parameters": self.parameters,
+                "covered": self.covered,
+                "facts": self.facts,
+                "message": self.message,
+                "counterexample": self.counterexample,
+            }
+        )
+        return exact | {"seconds": round(self.seconds, 3), "certificates": certificate_paths or []}
+
+
+class Budget:
+    """A wall-clock allowance; loops poll :meth:`expired` and give up honestly."""
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+        self.start = time.monotonic()
+
+    def expired(self) -> bool:
+        return self.seconds is not None and time.monotonic() - self.start > self.seconds
+
+    def remaining(self) -> float | None:
+        if self.seconds is None:
+            return None
+        return max(0.0, self.seconds - (time.monotonic() - self.start))
+
+
+class OutOfBudget(Exception):
+    """Raised inside a check when its budget runs out; the outcome is unknown."""
+
+
+class Evidence:
+    """What a check established: facts, coverage, certificates, a first failure.
+
+    The outcome is ``refuted`` if any sub-check failed (with its counterexample),
+    ``unknown`` if the budget ran out first, ``verified`` otherwise.
+    """
+
+    def __init__(self, claim: "Claim", point: dict, budget: Budget):
+        self.claim, self.point, self.budget = claim, point, budget
+        self.facts: dict = {}
+        self.covered: dict = {}
+        self.certificates: list[dict] = []
+        self.failures: list[tuple[str, dict]] = []
+        self.notes: list[str] = []
+
+    def fact(self, name: str, value) -> None:
+        self.facts[name] = value
+
+    def cover(self, name: str, value) -> None:
+        self.covered[name] = value
+
+    def certify(self, kind: str, data: dict) -> dict:
+        """Wrap ``data`` in an envelope and have the trusted checker accept it now.
+
+        A verdict therefore never rests on the search code alone: a certificate
+        the checker rejects turns into a failure of the check.
+        """
+        cert = self.claim.certificate(kind, self.point, data)
+        try:
+            summary = trusted.check(cert, self.claim.statement_hash())
+        except certificates.CertificateError as exc:
+            self.fail(f"the trusted checker rejected the {kind} certificate: {exc}", {"certificate": kind})
+            return cert
+        self.certificates.append(cert)
+        self.covered.setdefault("certificates", []).append(summary)
+        return cert
+
+    def fail(self, message: str, counterexample: dict) -> None:
+        self.failures.append((message, counterexample))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def poll(self) -> None:
+        if self.budget.expired():
+            raise OutOfBudget
+
+    def outcome(self, seconds: float, out_of_budget: bool = False) -> Outcome:
+        if self.failures:
+            message, counterexample = self.failures[0]
+            status = "refuted"
+            certs = self.certificates
+        elif out_of_budget:
+            status, message, counterexample = "unknown", "budget ran out before the check finished", None
+            certs = []  # partial work proves nothing
+        else:
+            status, message, counterexample = "verified", "; ".join(self.notes), None
+            certs = self.certificates
+        return Outcome(
+            claim=self.claim.id,
+            status=status,
+            expected=self.claim.expected,
+            parameters=dict(self.point),
+            covered=self.covered,
+            seconds=seconds,
+            certificates=certs,
+            facts=self.facts,
+            message=message,
+            counterexample=counterexample,
+        )
+
+
+# --------------------------------------------------------------------- claim
+
+
+class Claim:
+    """One claim of a paper; subclasses fill in the class attributes and methods.
+
+    ``expected`` is what a correct installation should report at the default
+    point ("verified", "refuted" or "unknown" for an open conjecture).
+    """
+
+    id: str = ""
+    paper: str = ""
+    sentence: str = ""
+    title: str = ""
+    expected: str = "verified"
+    parameters: tuple[Parameter, ...] = ()
+    uses: tuple[str, ...] = ()
+
+    # -- to be provided by each claim
+    def statement(self) -> Statement:
+        raise NotImplementedError
+
+    def cost(self, point: dict) -> float:
+        """Estimated seconds to check ``point`` on one core (a rough model, not a promise)."""
+        raise NotImplementedError
+
+    def witness(self, point: dict):
+        raise NotImplementedError
+
+    def run(self, point: dict, evidence: Evidence) -> None:
+        """Do the checks, recording into ``evidence``; call ``evidence.poll()`` in long loops."""
+        raise NotImplementedError
+
+    # -- shared mechanics
+    def defaults(self) -> dict:
+        return {p.name: p.default for p in self.parameters}
+
+    def point(self, overrides: dict | None = None) -> dict:
+        """The default point with ``overrides`` parsed and range-checked."""
+        by_name = {p.name: p for p in self.parameters}
+        point = self.defaults()
+        for name, value in (overrides or {}).items():
+            if name not in by_name:
+                allowed = ", ".join(by_name) or "none"
+                raise ParameterError(f"{self.id} has no parameter {name!r} (its parameters: {allowed})")
+            point[name] = by_name[name].parse(value, self.id)
+        self.validate(point)
+        return point
+
+    def validate(self, point: dict) -> None:
+        """Cross-parameter constraints; raise ParameterError naming the allowed range."""
+
+    def statement_hash(self) -> str:
+        return certificates.statement_hash(self.statement().render())
+
+    def certificate(self, kind: str, point: dict, data: dict) -> dict:
+        return certificates.make(kind, self.id, self.statement_hash(), point, data)
+
+    def check(self, point: dict | None = None, budget: float | None = None) -> Outcome:
+        point = self.point() if point is None else point
+        evidence = Evidence(self, point, Budget(budget))
+        start = time.monotonic()
+        try:
+            self.run(point, evidence)
+            out_of_budget = False
+        except OutOfBudget:
+            out_of_budget = True
+        return evidence.outcome(time.monotonic() - start, out_of_budget)
+
+
+# ------------------------------------------------------------------ registry
+
+BUILTIN_PACKAGES = ("theorems.kernel_rank", "theorems.softmax_rank", "theorems.conjectures")
+ENTRY_POINT_GROUP = "attnproof.claims"
+_REGISTRY: dict[str, Claim] = {}
+
+
+def register(claim: Claim) -> Claim:
+    if not claim.id:
+        raise ValueError(f"{type(claim).__name__} has no id")
+    if claim.id in _REGISTRY and type(_REGISTRY[claim.id]) is not type(claim):
+        raise ValueError(f"two claims share the id {claim.id!r}")
+    if claim.expected not in STATUSES:
+        raise ValueError(f"{claim.id}: expected must be one of {STATUSES}")
+    _REGISTRY[claim.id] = claim
+    return claim
+
+
+def _claims_of(module) -> list[Claim]:
+    found = getattr(module, "CLAIMS", None)
+    if found is None:
+        found = [getattr(module, "CLAIM")] if hasattr(module, "CLAIM") else []
+    return list(found)
+
+
+def _discover() -> None:
+    for package_name in BUILTIN_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+            if info.name.startswith("_"):
+                continue
+            for claim in _claims_of(importlib.import_module(f"{package_name}.{info.name}")):
+                register(claim)
+    from importlib.metadata import entry_points
+
+    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        loaded = entry.load()
+        if isinstance(loaded, Claim):
+            register(loaded)
+        elif isinstance(loaded, type) and issubclass(loaded, Claim):
+            register(loaded())
+        else:
+            for claim in _claims_of(loaded):
+                register(claim)
+
+
+def registry() -> dict[str, Claim]:
+    """Every claim: the built-in modules, then the ``attnproof.claims`` entry points."""
+    if not _REGISTRY:
+        _discover()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get(claim_id: str) -> Claim:
+    claims = registry()
+    if claim_id not in claims:
+        raise ParameterError(f"unknown claim {claim_id!r}; known claims: {', '.join(claims)}")
+    return claims[claim_id]
+

@@ -1,0 +1,225 @@
+"""K2 — dense softmax solves three-token Min-IP with a temperature constant in m.
+
+Model: scores ``-beta <q, x>`` (m-dimensional query and key features), values
+``v(x) = x``, readout ``y = <q, h>``; so weights are ``e^{-beta s}`` on the
+scores ``s_j = <x_j, q>`` and ``y = sum_j e^{-beta s_j} s_j / sum_j e^{-beta s_j}``.
+
+With gaps ``d_j = s_j - T >= 0`` above the minimum,
+``y - T = sum_j d_j e^{-beta d_j} / sum_j e^{-beta d_j}``, and the error is
+< 1/2 iff ``sum_{d_j > 0} (2 d_j - 1) e^{-beta d_j} < k`` (k = number of
+minimal tokens).  At length 3 at most two tokens are above the minimum, and
+the gap pair ``(d, d)`` is achievable for every ``d <= m``, so:
+
+    solves length 3 at m  <=>  2 max_{1<=d<=m} (2d - 1) e^{-beta d} < 1.
+
+The critical temperature is therefore ``beta*(m) = max_{d<=m} ln(2(2d-1))/d``:
+``ln 2`` at m = 1 and ``ln 6 / 2`` for every m >= 2, because
+``(4d - 2)^2 <= 6^d`` for every d >= 1 with equality only at d = 2.  At
+``beta = ln b`` with rational b the weights ``b^{-s}`` are rational and every
+check is exact; ``b = 4`` has worst error exactly 1/3, at gaps (1, 1).
+
+At length n the same readout needs ``(n-1) max_d (2d-1) e^{-beta d} < 1``,
+hence ``beta > ln(n - 1)``: constant in m, growing like log n.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from solvers import exact, orbits, symbolic
+from theorems import attention as att
+from theorems.core import Claim, Parameter, ParameterError, Statement
+
+_m = sp.Symbol("m", integer=True, positive=True)
+_beta = sp.Symbol("beta", positive=True)
+_d = sp.Symbol("d", integer=True, positive=True)
+_X, _q, _x = sp.symbols("X q x")
+
+
+def critical_gap(m: int, tokens_above: int) -> int:
+    """The gap d <= m maximising ``(c (2d - 1))^{1/d}``, ``c`` = tokens above the minimum.
+
+    ``beta*(m) = ln(c (2 d* - 1)) / d*``.  Compared exactly in integers:
+    ``a^{1/d} > b^{1/e}  <=>  a^e > b^d``.
+    """
+    best = 1
+    for d in range(2, m + 1):
+        a, b = tokens_above * (2 * d - 1), tokens_above * (2 * best - 1)
+        if a**best > b**d:
+            best = d
+    return best
+
+
+def critical_beta(m: int, tokens_above: int) -> sp.Expr:
+    d = critical_gap(m, tokens_above)
+    return sp.log(tokens_above * (2 * d - 1)) / d
+
+
+class SoftmaxThreeTokens(Claim):
+    id = "kernel_rank.softmax_three_tokens"
+    paper = "2608.11427"
+    sentence = "Dense softmax solves this three-token task with $m$-dimensional scores and temperature constant in $m$."
+    title = "Dense softmax solves three-token Min-IP at a temperature constant in m"
+    expected = "verified"
+    uses = ("kernel_rank.rank_one_short",)
+    parameters = (
+        Parameter("m", 200, 1, 3000, "token bits for the score-statistic check at length 3 (covers every m' <= m)"),
+        Parameter("m_tables", 5, 1, 8, "token bits for the check of the head built from tables, one sequence per orbit"),
+        Parameter("base", Fraction(4), Fraction(1), Fraction(10**6), "b = e^beta: the temperature is beta = ln b", kind=Fraction),
+        Parameter("n_max", 10, 3, 200, "longest sequence length in the length-growth table"),
+        Parameter("m_rank", 6, 1, 9, "token bits for the exact rank of the 2^m x 2^m softmax kernel"),
+    )
+
+    def statement(self) -> Statement:
+        y, T, kappa = sp.Function("y"), sp.Function("T"), sp.Function("kappa")
+        beta_star = sp.Piecewise((sp.log(2), sp.Eq(_m, 1)), (sp.log(6) / 2, True))
+        return Statement(
+            hypotheses=(
+                (sp.Contains(_m, sp.Naturals), "for every number of bits m >= 1"),
+                (sp.Eq(kappa(_q, _x), sp.exp(-_beta * sp.Symbol(r"\langle q,x\rangle"))),
+                 "one dense softmax head, scores -beta<q,x>, values v(x) = x, readout y = <q, h>"),
+            ),
+            conclusion=(
+                sp.Equivalent(sp.Lt(sp.Abs(y(_X) - T(_X)), sp.Rational(1, 2)), sp.Gt(_beta, beta_star)),
+                "error < 1/2 on every sequence X of length 3 iff beta > beta*(m): a temperature constant in m",
+            ),
+        )
+
+    def validate(self, point: dict) -> None:
+        if point["base"] <= 1:
+            raise ParameterError(f"parameter base of {self.id} must be a rational > 1 (beta = ln base > 0), got {point['base']}")
+
+    def cost(self, point: dict) -> float:
+        m = point["m"]
+        statistic = m**3 / 6 * 4e-6  # claim sweep plus trusted re-check, integer arithmetic
+        tables = orbits.type_count(point["m_tables"], 3) * 2e-4 + 4.0 ** point["m_tables"] * 3e-5
+        rank = 8.0 ** point["m_rank"] * 2e-7 + 4.0 ** point["m_rank"] * 2e-5
+        return statistic + tables + rank + point["n_max"] * m * 1e-5 + 0.5
+
+    def witness(self, point: dict) -> att.ScoreHead:
+        base = point["base"]
+        return att.ScoreHead(kappa=lambda w, s: att.softmax_weight(base, s), value=lambda w, s: Fraction(s))
+
+    def run(self, point: dict, ev) -> None:
+        m, base = point["m"], point["base"]
+        t = 1 / base  # e^{-beta}
+        self._thresholds(m, ev)
+        ev.poll()
+
+        # Every input up to m, through the score statistic (shrunk: smallest |q| first).
+        head = self.witness(point)
+        sweep = att.sweep_scores(head, m, 3, ev.poll)
+        ev.cover("statistic", {"m": m, "length": 3, "points": sweep.points})
+        if sweep.failure is not None:
+            w, scores = sweep.failure
+            seq = att.token_sequence(w, scores)
+            error = head.error(w, scores)
+            kappa, value = head.tables(w)
+            ev.certify("score-counterexample", {
+                "m": w, "sequence": list(seq), "kappa": kappa[-1], "value": value,
+                "target": "min-ip", "tolerance": att.HALF,
+            })
+            ev.fail(
+                f"at beta = ln {base} the error is {error} >= 1/2 (smallest counterexample: m = {w})",
+                {"m": w, "sequence": [att.bits(x, w) for x in seq], "error": error},
+            )
+            return
+        w, scores = sweep.worst_input
+        ev.fact("worst_error", sweep.worst)
+        ev.fact("worst_input", {"m": w, "sequence": [att.bits(x, max(w, 1)) for x in att.token_sequence(w, scores)]})
+        kappa, value = head.tables(m)
+        ev.certify("score-statistic", {
+            "m": m, "lengths": [3], "kappa": kappa[-1], "value": value,
+            "target": "min-ip", "tolerance": att.HALF,
+        })
+
+        # For every m at once: 2 max_d (2d-1) t^d < 1, and the worst error bound.
+        peak, arg, _ = exact.max_linear_times_geometric(2, -1, t)
+        ev.fact("max_gap_term", {"value": peak, "gap": arg})
+        if 2 * peak < 1:
+            worst = sweep.worst
+            tail, _, _ = exact.max_linear_times_geometric(1, -worst, t)
+            all_m_worst = tail <= worst / 2
+            ev.fact("solves_every_m", True)
+            ev.fact("worst_error_every_m", worst if all_m_worst else "not proved")
+            ev.note(f"beta = ln {base}: error < 1/2 for every m (max_d (2d-1) b^-d = {peak} < 1/2); worst error {worst}")
+        else:
+            ev.fact("solves_every_m", False)
+            ev.note(f"beta = ln {base} solves every m <= {m}, but gap {arg} breaks it at m >= {arg}")
+        ev.poll()
+
+        self._tables(point, ev)
+        self._length_growth(point, ev)
+        self._kernel_rank(point, ev)
+
+    # -- the pieces
+
+    def _thresholds(self, m: int, ev) -> None:
+        """beta*(m) for m = 1..m exactly, and the all-m inequality (4d-2)^2 <= 6^d."""
+        table, best = {}, None
+        for mm in range(1, m + 1):  # critical_gap, incrementally in m
+            if best is None or (2 * (2 * mm - 1)) ** best > (2 * (2 * best - 1)) ** mm:
+                best = mm
+                table[f"m>={mm}"] = str(sp.log(2 * (2 * mm - 1)) / mm)
+        ev.fact("critical_beta", table)
+        # Equality at beta*: the pair of gaps (d*, d*) errs by exactly 1/2.
+        d = critical_gap(m, 2)
+        t = Fraction(1, 2 * (2 * d - 1))  # e^{-beta* d*}, rational although beta* is not
+        equality_error = Fraction(2 * d) * t / (1 + 2 * t)
+        ev.fact("error_at_critical_beta", {"gaps": [d, d], "error": equality_error})
+        if equality_error != att.HALF:
+            ev.fail("the critical instance does not err by exactly 1/2", {"gaps": [d, d], "error": equality_error})
+        # For all m >= 2: (4d-2)^2 <= 6^d, by d = 1, 2, 3 and the induction step
+        # 6 (4d-2)^2 - (4d+2)^2 > 0 for d >= 2.
+        base_cases = all((4 * k - 2) ** 2 <= 6**k for k in (1, 2, 3))
+        step = symbolic.positive_from(6 * (4 * _d - 2) ** 2 - (4 * _d + 2) ** 2, _d, 2)
+        ev.fact("all_m_threshold_proof", "(4d-2)^2 <= 6^d for all d >= 1: base cases d = 1, 2, 3 exact; "
+                "step 6(4d-2)^2 - (4d+2)^2 = 80d^2 - 112d + 20 > 0 for d >= 2 (coefficients after d = 2 + e)")
+        if not (base_cases and step):
+            ev.fail("the all-m threshold inequality did not prove", {"base_cases": base_cases, "step": step})
+
+    def _tables(self, point: dict, ev) -> None:
+        """The head built as a real softmax head, one sequence per orbit at m_tables."""
+        m = point["m_tables"]
+        witness = att.softmax_witness(m, point["base"])
+        phi, psi, U = witness.tables()
+        bad = orbits.invariant_under_coordinates(lambda q, x: (witness.kernel(q, x), U[q][x]), m)
+        if bad is not None:
+            ev.fail("the softmax tables are not invariant under coordinate permutations", {"q": bad[0], "x": bad[1]})
+            return
+        sweep = att.sweep_orbits(witness.layer(), m, 3, ev.poll)
+        ev.cover("tables", {"m": m, "length": 3, "sequences": sweep.inputs, "orbits": sweep.points})
+        if sweep.failure is not None:
+            ev.fail("the softmax head built from tables errs", {"m": m, "sequence": [att.bits(x, m) for x in sweep.failure]})
+        ev.certify("exhaustive", {
+            "m": m, "lengths": [3], "phi": phi, "psi": psi, "readout": U,
+            "target": "min-ip", "tolerance": att.HALF, "symmetry": "coordinates",
+        })
+
+    def _length_growth(self, point: dict, ev) -> None:
+        """Exact condition at length n: (n-1) max_{d<=m} (2d-1) b^{-d} < 1, threshold >= ln(n-1)."""
+        m, base, t = point["m"], point["base"], 1 / point["base"]
+        peak = max((2 * d - 1) * t**d for d in range(1, m + 1))
+        thresholds, solves = {}, {}
+        for n in range(3, point["n_max"] + 1):
+            thresholds[n] = str(critical_beta(m, n - 1))
+            solves[n] = (n - 1) * peak < 1
+        ev.fact("critical_beta_by_length", thresholds)
+        ev.fact("solves_length_at_this_beta", solves)
+        ev.fact("longest_length_solved", max((n for n, ok in solves.items() if ok), default=None))
+
+    def _kernel_rank(self, point: dict, ev) -> None:
+        """rank of K[q,x] = b^{-<q,x>} is exactly 2^m (a Kronecker product of m rank-2 factors)."""
+        m = point["m_rank"]
+        K = att.softmax_kernel_matrix(m, point["base"])
+        rows, cols = exact.nonsingular_minor(K)
+        ev.fact("softmax_kernel_rank", {"m": m, "rank": len(rows), "size": 1 << m})
+        if len(rows) != 1 << m:
+            ev.fail(f"the softmax kernel has rank {len(rows)} < 2^{m}", {"m": m})
+            return
+        ev.certify("rank-lower", {"matrix": K, "rows": rows, "cols": cols, "prime": exact.DEFAULT_PRIME})
+
+
+CLAIM = SoftmaxThreeTokens()
