@@ -356,8 +356,12 @@ def registry() -> dict[str, Claim]:
 
 
 def get(claim_id: str) -> Claim:
+    """A claim by its id, or by the unique id that ends with ``.claim_id`` (``softmax_three_tokens``)."""
     claims = registry()
-    if claim_id not in claims:
-        raise ParameterError(f"unknown claim {claim_id!r}; known claims: {', '.join(claims)}")
-    return claims[claim_id]
+    if claim_id in claims:
+        return claims[claim_id]
+    matches = [c for name, c in claims.items() if name.endswith("." + claim_id)]
+    if len(matches) == 1:
+        return matches[0]
+    raise ParameterError(f"unknown claim {claim_id!r}; known claims: {', '.join(claims)}")
 

@@ -1,0 +1,286 @@
+"""The ``attnproof`` command: list, check, verify, report, new.
+
+Exit status: 0 when every outcome matches its claim's expectation (``check``)
+or every certificate is accepted (``verify``); 1 otherwise; 2 for a usage
+error — an unknown claim, a parameter outside its range, or a request whose
+cost estimate exceeds the budget (refused before anything starts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from solvers import certificates, parallel, trusted
+from theorems import __version__
+from theorems.core import Claim, ParameterError, Refused, get, registry
+
+DEFAULT_OUT = os.path.join("reports", "latest")
+DEFAULT_BUDGET = 600.0
+CERT_SUFFIX = ".cert.json"
+
+
+class UsageError(Exception):
+    """Exit status 2."""
+
+
+# ------------------------------------------------------------------ points
+
+
+def parse_params(items: list[str], claims: list[Claim]) -> dict[str, list[dict]]:
+    """``NAME=V1,V2`` (every selected claim with NAME) or ``CLAIM:NAME=V``; returns the points per claim.
+
+    Several values give several points (their product over parameters).
+    """
+    chosen: dict[str, dict[str, list[str]]] = {c.id: {} for c in claims}
+    for item in items:
+        if "=" not in item:
+            raise UsageError(f"--param takes NAME=VALUE (or CLAIM:NAME=VALUE), got {item!r}")
+        key, _, raw = item.partition("=")
+        values = [v for v in raw.split(",") if v.strip()]
+        if not values:
+            raise UsageError(f"--param {key} has no value")
+        target, _, name = key.rpartition(":")
+        targets = [c for c in claims if (not target or c.id == target or c.id.endswith("." + target))]
+        if target and not targets:
+            raise UsageError(f"--param {item!r}: claim {target!r} is not among the selected claims")
+        having = [c for c in targets if any(p.name == name for p in c.parameters)]
+        if not having:
+            names = sorted({p.name for c in targets for p in c.parameters})
+            raise UsageError(f"--param {item!r}: no selected claim has a parameter {name!r} (known: {', '.join(names)})")
+        for claim in having:
+            chosen[claim.id][name] = values
+    points = {}
+    for claim in claims:
+        grid = chosen[claim.id]
+        names = list(grid)
+        points[claim.id] = [claim.point(dict(zip(names, combo))) for combo in itertools.product(*(grid[n] for n in names))]
+    return points
+
+
+def slug(point: dict, claim: Claim) -> str:
+    changed = [f"{k}={v}" for k, v in point.items() if claim.defaults().get(k) != v]
+    return ",".join(changed).replace("/", "_") or "default"
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.1f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+# ------------------------------------------------------------------- check
+
+
+def run_point(claim_id: str, point: dict, budget: float) -> object:
+    """One task: check one claim at one point (module level, so workers can pickle it)."""
+    return get(claim_id).check(point, budget)
+
+
+def write_outcomes(out: str, results: list) -> list[dict]:
+    """Write every outcome and its certificates into a fresh folder, then swap it in.
+
+    The run is staged beside ``out`` and moved into place at the end, so an
+    interrupted run never leaves a half-written report.
+    """
+    parent = os.path.dirname(os.path.abspath(out))
+    os.makedirs(parent, exist_ok=True)
+    stage = tempfile.mkdtemp(prefix=".attnproof-stage-", dir=parent)
+    records = []
+    try:
+        for claim, point, outcome in results:
+            folder = os.path.join(claim.id, slug(point, claim))
+            paths = []
+            for k, cert in enumerate(outcome.certificates):
+                rel = os.path.join(folder, f"{k:02d}-{cert['kind']}{CERT_SUFFIX}")
+                certificates.write(os.path.join(stage, rel), cert)
+                paths.append(os.path.join(out, rel))
+            record = outcome.to_json(paths)
+            certificates.write_atomic(os.path.join(stage, folder, "outcome.json"), json.dumps(record, indent=1, sort_keys=True) + "\n")
+            records.append(record)
+        certificates.write_atomic(os.path.join(stage, "outcomes.json"), json.dumps(records, indent=1, sort_keys=True) + "\n")
+        if os.path.exists(out):
+            trash = tempfile.mkdtemp(prefix=".attnproof-old-", dir=parent)
+            os.replace(out, os.path.join(trash, "old"))
+            os.replace(stage, out)
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            os.replace(stage, out)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return records
+
+
+def cmd_check(args) -> int:
+    claims = [get(c) for c in args.claims] if args.claims else list(registry().values())
+    points = parse_params(args.param, claims)
+    tasks, owners = [], []
+    for claim in claims:
+        for point in points[claim.id]:
+            estimate = claim.cost(point)
+            if estimate > args.budget:
+                raise Refused(
+                    f"refusing {claim.id} at {slug(point, claim)}: estimated {format_seconds(estimate)} exceeds the "
+                    f"budget of {format_seconds(args.budget)} (raise --budget or choose smaller parameters)"
+                )
+            tasks.append((claim.id, point, args.budget))
+            owners.append((claim, point))
+    results: list = [None] * len(tasks)
+    start = time.monotonic()
+    for done, (index, outcome) in enumerate(parallel.run(run_point, tasks, args.jobs, args.scheduler), start=1):
+        results[index] = (owners[index][0], owners[index][1], outcome)
+        print(f"[{done}/{len(tasks)}] {outcome.claim}: {outcome.status} ({outcome.seconds:.1f} s)", file=sys.stderr, flush=True)
+    records = write_outcomes(args.out, results)
+    if args.json:
+        print(json.dumps(records, indent=1, sort_keys=True))
+    else:
+        print_table(records)
+        print(f"\n{len(records)} outcome(s) in {time.monotonic() - start:.1f} s; written to {args.out}")
+    return 0 if all(r["status"] == r["expected"] for r in records) else 1
+
+
+def print_table(records: list[dict]) -> None:
+    width = max([len(r["claim"]) for r in records] + [5])
+    print(f"{'claim':<{width}}  {'status':<9} {'expected':<9} {'seconds':>8}  message")
+    for r in records:
+        mark = "" if r["status"] == r["expected"] else "  <-- not as expected"
+        print(f"{r['claim']:<{width}}  {r['status']:<9} {r['expected']:<9} {r['seconds']:>8.1f}  {r['message'][:100]}{mark}")
+
+
+# ------------------------------------------------------------------ verify
+
+
+def certificate_files(paths: list[str]) -> list[str]:
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                files += [os.path.join(root, n) for n in sorted(names) if n.endswith(CERT_SUFFIX)]
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {path}")
+    return files
+
+
+def verify_file(path: str) -> str:
+    """Re-check one certificate against the installed claim's statement; raise on rejection."""
+    cert = certificates.read(path)
+    claims = registry()
+    if cert["claim"] not in claims:
+        raise certificates.CertificateError(f"no installed claim {cert['claim']!r}")
+    return trusted.check(cert, claims[cert["claim"]].statement_hash())
+
+
+def cmd_verify(args) -> int:
+    files = certificate_files(args.paths)
+    if not files:
+        raise UsageError(f"no certificates (*{CERT_SUFFIX}) under {', '.join(args.paths)}")
+    rejected = 0
+    for path in files:
+        try:
+            summary = verify_file(path)
+            print(f"accepted  {path}: {summary}")
+        except (certificates.CertificateError, OSError) as exc:
+            rejected += 1
+            print(f"REJECTED  {path}: {exc}")
+    print(f"\n{len(files) - rejected} accepted, {rejected} rejected")
+    return 0 if rejected == 0 else 1
+
+
+# -------------------------------------------------------------------- list
+
+
+def cmd_list(args) -> int:
+    claims = registry().values()
+    rows = [
+        {
+            "claim": c.id,
+            "paper": c.paper,
+            "title": c.title,
+            "expected": c.expected,
+            "uses": list(c.uses),
+            "parameters": {p.name: {"default": certificates.encode(p.default), "allowed": p.allowed(), "doc": p.doc} for p in c.parameters},
+        }
+        for c in claims
+    ]
+    if args.json:
+        print(json.dumps(rows, indent=1, sort_keys=True))
+    else:
+        for r in rows:
+            params = ", ".join(f"{k}={v['default']}" for k, v in r["parameters"].items())
+            print(f"{r['claim']:<44} {r['expected']:<9} arXiv:{r['paper']}  {r['title']}  [{params}]")
+    return 0
+
+
+# -------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="attnproof", description="Check claims of two attention-rank papers exactly, with certificates.")
+    parser.add_argument("--version", action="version", version=f"attnproof {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="the claims: id, paper, title, expected status, parameters")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("check", help="check claims (all by default) at their default small parameters")
+    p.add_argument("claims", nargs="*", metavar="CLAIM")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="set a parameter (NAME=V or CLAIM:NAME=V; V1,V2 for several points)")
+    p.add_argument("--budget", type=_positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help=f"time allowed per claim and point (default {DEFAULT_BUDGET:g}); larger estimates are refused")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="local worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler to run on")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where outcomes and certificates go (default {DEFAULT_OUT})")
+    p.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("verify", help="re-check certificates (files, or folders searched for *.cert.json)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(func=cmd_verify)
+    return parser
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (UsageError, ParameterError, Refused) as exc:
+        print(f"attnproof: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
