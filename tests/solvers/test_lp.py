@@ -1,0 +1,233 @@
+import random
+import time
+from fractions import Fraction
+
+import pytest
+import z3
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solvers.lp import Feasible, Infeasible, LinearSystem, Unknown, decide, holds, refutes
+
+SENSES = [">", ">=", "=", "<=", "<"]
+
+
+def system(nvars, rows):
+    s = LinearSystem(nvars)
+    for row in rows:
+        s.add(*row)
+    return s
+
+
+def assert_sound(s, result):
+    if isinstance(result, Feasible):
+        assert holds(s, result.point)
+    elif isinstance(result, Infeasible):
+        assert refutes(s, result.multipliers)
+    else:
+        assert isinstance(result, Unknown) and result.reason
+
+
+def z3_feasible(s):
+    xs = [z3.Real(f"x{j}") for j in range(s.nvars)]
+    solver = z3.Solver()
+    for coefs, sense, rhs, _ in s.rows:
+        lhs = z3.Sum([z3.RealVal(str(c)) * xs[j] for j, c in coefs.items()] + [z3.RealVal(0)])
+        r = z3.RealVal(str(rhs))
+        solver.add({">": lhs > r, ">=": lhs >= r, "=": lhs == r, "<=": lhs <= r, "<": lhs < r}[sense])
+    return solver.check() == z3.sat
+
+
+def planted_strict(nvars, nrows, seed, density=1.0):
+    """Random homogeneous strict rows, each oriented to be positive at a hidden point."""
+    rng = random.Random(seed)
+    hidden = [rng.randint(-5, 5) for _ in range(nvars)]
+    s = LinearSystem(nvars)
+    while len(s.rows) < nrows:
+        a = {j: rng.randint(-9, 9) for j in range(nvars) if rng.random() < density}
+        value = sum(c * hidden[j] for j, c in a.items())
+        if value:
+            s.add({j: c if value > 0 else -c for j, c in a.items()}, ">")
+    return s
+
+
+def random_strict(nvars, nrows, seed):
+    rng = random.Random(seed)
+    return system(nvars, [({j: rng.randint(-9, 9) for j in range(nvars)}, ">") for _ in range(nrows)])
+
+
+# --- the system object ---------------------------------------------------------------
+
+def test_add_stores_exact_rows_and_returns_indices():
+    s = LinearSystem(2)
+    assert s.add({0: 1, 1: Fraction(1, 2)}, "<", 3, label="first") == 0
+    assert s.add({1: 0}, ">=") == 1
+    coefs, sense, rhs, label = s.rows[0]
+    assert coefs == {0: 1, 1: Fraction(1, 2)} and sense == "<" and rhs == 3 and label == "first"
+    assert s.rows[1].coefs == {} and s.rows[1].rhs == 0
+
+
+@pytest.mark.parametrize("bad", [({0: 1}, "!="), ({2: 1}, ">"), ({0: 0.5}, ">")])
+def test_add_rejects_bad_rows(bad):
+    with pytest.raises((ValueError, IndexError, TypeError)):
+        LinearSystem(2).add(*bad)
+
+
+# --- the exact checks ------------------------------------------------------------------
+
+def test_holds_is_exact_and_a_tampered_point_fails():
+    s = system(2, [({0: 1, 1: 1}, "=", 1), ({0: 1, 1: -1}, ">", Fraction(1, 3))])
+    assert holds(s, [Fraction(2, 3) + Fraction(1, 10**30), Fraction(1, 3) - Fraction(1, 10**30)])
+    assert not holds(s, [Fraction(2, 3) + Fraction(1, 10**30), Fraction(1, 3)])
+    assert not holds(s, [Fraction(2, 3), Fraction(1, 3)])  # strict row is tight
+    assert not holds(s, [1])
+    with pytest.raises(TypeError):
+        holds(s, [0.7, 0.3])
+
+
+def test_refutes_gordan_triangle_and_tampering():
+    s = system(2, [({0: 1}, ">"), ({1: 1}, ">"), ({0: -1, 1: -1}, ">")])
+    good = {0: Fraction(1), 1: Fraction(1), 2: Fraction(1)}
+    assert refutes(s, good)
+    assert refutes(s, {i: 7 * y for i, y in good.items()})
+    assert not refutes(s, {**good, 0: Fraction(2)})          # one multiplier changed
+    assert not refutes(s, {**good, 2: Fraction(-1)})         # a sign flipped
+    assert not refutes(s, {0: -1, 1: -1, 2: -1})              # y ≥ 0 on inequalities
+    assert not refutes(s, {})
+    assert not refutes(s, {0: 1, 1: 1, 2: 1, 3: 1})          # no such row
+
+
+def test_refutes_sign_convention_of_less_than_rows():
+    # x < 0 is read as −x > 0; its multiplier is nonnegative.
+    s = system(1, [({0: 1}, "<", 0), ({0: 1}, ">", 0)])
+    assert refutes(s, {0: 1, 1: 1})
+    assert not refutes(s, {0: -1, 1: 1})
+
+
+def test_refutes_needs_a_strict_row_or_positive_bound():
+    weak = system(1, [({0: 1}, ">=", 0), ({0: 1}, "<=", 0)])  # feasible: x = 0
+    assert not refutes(weak, {0: 1, 1: 1})
+    gap = system(1, [({0: 1}, ">=", 1), ({0: 1}, "<=", 0)])
+    assert refutes(gap, {0: 1, 1: 1})
+
+
+def test_equality_multipliers_are_free():
+    s = system(2, [({0: 1, 1: 1}, "=", 1), ({0: 1, 1: 1}, "=", 2)])
+    assert refutes(s, {0: -1, 1: 1})
+    assert not refutes(s, {0: 1, 1: -1})
+    result = decide(s)
+    assert isinstance(result, Infeasible) and refutes(s, result.multipliers)
+
+
+# --- decide ----------------------------------------------------------------------------
+
+def test_gordan_triangle_is_infeasible():
+    s = system(2, [({0: 1}, ">"), ({1: 1}, ">"), ({0: -1, 1: -1}, ">")])
+    result = decide(s)
+    assert isinstance(result, Infeasible)
+    assert refutes(s, result.multipliers)
+    assert set(result.multipliers) == {0, 1, 2}
+
+
+def test_random_planted_gordan_system_is_feasible():
+    s = planted_strict(8, 60, seed=5)
+    result = decide(s)
+    assert isinstance(result, Feasible) and holds(s, result.point)
+    assert all(v.denominator == 1 for v in result.point)  # homogeneous points are scaled
+
+
+def test_mixed_strict_weak_equality():
+    feasible = system(3, [({0: 1, 1: 1, 2: 1}, "=", 1), ({0: 1}, ">", Fraction(1, 3)),
+                          ({1: 1}, ">=", Fraction(1, 3)), ({2: 1}, "<", Fraction(1, 3)),
+                          ({2: 1}, ">=", 0)])
+    result = decide(feasible)
+    assert isinstance(result, Feasible) and holds(feasible, result.point)
+
+    infeasible = system(3, [({0: 1, 1: 1, 2: 1}, "=", 1), ({0: 1}, ">", Fraction(1, 3)),
+                            ({1: 1}, ">=", Fraction(1, 3)), ({2: 1}, ">=", Fraction(1, 3))])
+    result = decide(infeasible)
+    assert isinstance(result, Infeasible) and refutes(infeasible, result.multipliers)
+
+
+def test_systems_without_variables():
+    assert isinstance(decide(system(0, [({}, ">", -1)])), Feasible)
+    s = system(0, [({}, ">", -1), ({}, ">=", 1)])
+    assert decide(s) == Infeasible({1: Fraction(1)})
+    assert decide(LinearSystem(3)) == Feasible([0, 0, 0])
+
+
+@pytest.mark.parametrize("width", [Fraction(1, 10**7), Fraction(1, 10**12)])
+def test_thin_feasible_region_is_repaired_exactly(width):
+    s = system(3, [({0: 1, 1: 1}, ">", 1), ({0: 1, 1: 1}, "<", 1 + width),
+                   ({0: 1, 1: -1}, "=", Fraction(1, 3)), ({2: 3}, ">=", 1)])
+    result = decide(s)
+    assert isinstance(result, Feasible) and holds(s, result.point)
+
+
+@pytest.mark.parametrize("gap", [Fraction(1, 10**9), Fraction(1, 10**15)])
+def test_thin_infeasibility_is_certified_exactly(gap):
+    s = system(2, [({0: 1, 1: 1}, ">=", 1 + gap), ({0: 1, 1: 1}, "<=", 1), ({0: 1}, ">", 0)])
+    result = decide(s)
+    assert isinstance(result, Infeasible) and refutes(s, result.multipliers)
+
+
+def test_open_interval_below_float_resolution():
+    s = system(1, [({0: 1}, ">", 1), ({0: 1}, "<", 1 + Fraction(1, 10**15))])
+    result = decide(s)
+    assert isinstance(result, Feasible) and holds(s, result.point)
+
+
+@st.composite
+def small_systems(draw):
+    nvars = draw(st.integers(1, 3))
+    homogeneous = draw(st.booleans())
+    s = LinearSystem(nvars)
+    for _ in range(draw(st.integers(1, 6))):
+        coefs = draw(st.dictionaries(st.integers(0, nvars - 1), st.integers(-3, 3), max_size=nvars))
+        rhs = 0 if homogeneous else draw(st.integers(-3, 3))
+        s.add(coefs, draw(st.sampled_from(SENSES)), rhs)
+    return s
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_systems())
+def test_decide_is_never_wrong_and_agrees_with_z3(s):
+    result = decide(s)
+    assert_sound(s, result)
+    assert not isinstance(result, Unknown), result.reason
+    assert isinstance(result, Feasible) == z3_feasible(s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_systems(), st.data())
+def test_tampered_certificates_fail(s, data):
+    result = decide(s)
+    if not isinstance(result, Infeasible):
+        return
+    y = result.multipliers
+    i = data.draw(st.sampled_from(sorted(y)))
+    if s.rows[i].coefs:
+        # Σ y_i a'_i moves by y_i a'_i ≠ 0.
+        assert not refutes(s, {**y, i: 2 * y[i]})
+    if s.rows[i].sense != "=":
+        assert not refutes(s, {**y, i: -y[i]})
+
+
+def test_medium_homogeneous_strict_systems():
+    start = time.monotonic()
+    s = planted_strict(300, 3000, seed=11, density=0.1)
+    result = decide(s)
+    assert isinstance(result, Feasible) and holds(s, result.point)
+
+    s = random_strict(300, 3000, seed=12)  # 3000 random halfspaces in R^300: infeasible
+    result = decide(s)
+    assert isinstance(result, Infeasible) and refutes(s, result.multipliers)
+    assert len(result.multipliers) <= 301
+    assert time.monotonic() - start < 60
+
+
+def test_budget_exhaustion_is_unknown_never_a_guess():
+    s = random_strict(100, 1000, seed=13)
+    result = decide(s, budget=1e-3)
+    assert_sound(s, result)
+    assert isinstance(result, Unknown) and "budget" in result.reason

@@ -1,0 +1,42 @@
+from itertools import product
+
+from hypothesis import given, strategies as st
+
+from solvers import orbits
+
+
+@given(st.integers(1, 5), st.integers(1, 3), st.booleans())
+def test_orbit_sizes_add_up_to_every_tuple(m, k, context_symmetric):
+    reps = list(orbits.tuples_up_to_symmetry(m, k, context_symmetric))
+    assert sum(size for _, size in reps) == 2 ** (m * k)
+    if not context_symmetric or k <= 2:
+        assert len(reps) == orbits.type_count(m, k)
+
+
+def _canonical(seq, m):
+    """Brute-force orbit key: the smallest image under all coordinate and context permutations."""
+    from itertools import permutations
+
+    k = len(seq)
+    images = []
+    for perm in permutations(range(m)):
+        moved = [orbits.permute_bits(x, perm) for x in seq]
+        images.append(tuple(sorted(moved[:-1])) + (moved[-1],))
+    return min(images)
+
+
+def test_representatives_meet_every_orbit_once():
+    m, k = 3, 3
+    keys = [_canonical(rep, m) for rep, _ in orbits.tuples_up_to_symmetry(m, k)]
+    assert len(keys) == len(set(keys))
+    every = {_canonical(seq, m) for seq in product(range(1 << m), repeat=k)}
+    assert set(keys) == every
+
+
+def test_generators_detect_a_non_invariant_table():
+    m = 4
+    assert orbits.invariant_under_coordinates(lambda q, x: (q & x).bit_count(), m) is None
+    # depends on coordinate 0 specifically: not invariant
+    assert orbits.invariant_under_coordinates(lambda q, x: (q & x & 1), m) is not None
+    # invariant under the transposition (0 1) only: the m-cycle must catch it
+    assert orbits.invariant_under_coordinates(lambda q, x: (q >> 2) & 1, m) is not None

@@ -1,0 +1,70 @@
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, strategies as st
+
+from solvers import orbits
+from theorems import attention as att
+
+
+def test_min_ip_target_includes_the_query():
+    assert att.min_ip_target([0b101]) == 2
+    assert att.min_ip_target([0b001, 0b111, 0b101]) == 1
+    assert att.bits(0b0011, 4) == "1100"
+
+
+def test_softmax_head_output_by_hand():
+    layer = att.softmax_witness(2, 4).layer()
+    # q = 11, context 00 and 11: weights 1, 1/16, 1/16 on scores 0, 2, 2
+    assert layer((0b00, 0b11, 0b11)) == Fraction(4, 16) / Fraction(18, 16)
+    assert layer.error((0b00, 0b11, 0b11)) == Fraction(2, 9)
+
+
+def test_kernel_from_features_refuses_negative_features_and_floats():
+    head = att.KernelHead.from_features(lambda q: (-1,), lambda x: (1,), lambda x: (1,))
+    with pytest.raises(ValueError):
+        head.attend([0, 1])
+    with pytest.raises(TypeError):
+        att.KernelHead.from_features(lambda q: (0.5,), lambda x: (1,), lambda x: (1,)).attend([0, 1])
+
+
+def test_tables_agree_with_the_layer():
+    witness = att.softmax_witness(3, Fraction(5, 2))
+    phi, psi, U = witness.tables()
+    layer = witness.layer()
+    for seq in [(1, 2, 7), (0, 0, 5), (6, 3, 3)]:
+        q = seq[-1]
+        weights = [sum(a * b for a, b in zip(phi[q], psi[x])) for x in seq]
+        assert layer(seq) == sum(w * U[q][x] for w, x in zip(weights, seq)) / sum(weights)
+
+
+@given(st.integers(1, 4), st.fractions(min_value=Fraction(11, 10), max_value=8, max_denominator=10))
+def test_orbit_sweep_equals_the_naive_sweep(m, base):
+    layer = att.softmax_witness(m, base).layer()
+    fast, naive = att.sweep_orbits(layer, m, 3), att.sweep_all(layer, m, 3)
+    assert fast.worst == naive.worst
+    assert fast.inputs == naive.inputs == 8**m
+    assert (fast.failure is None) == (naive.failure is None)
+
+
+@given(st.integers(1, 6), st.fractions(min_value=Fraction(11, 10), max_value=8, max_denominator=10))
+def test_score_sweep_equals_the_token_sweep(m, base):
+    """The score statistic sees exactly the errors of real token sequences."""
+    head = att.ScoreHead(lambda w, s: att.softmax_weight(base, s), lambda w, s: Fraction(s))
+    by_scores = att.sweep_scores(head, m, 3)
+    layer = att.softmax_witness(min(m, 3), base).layer()
+    by_tokens = att.sweep_orbits(layer, min(m, 3), 3)
+    if m <= 3:
+        assert by_scores.worst == by_tokens.worst
+    w, scores = by_scores.worst_input
+    assert layer_error(base, att.token_sequence(w, scores), max(w, 1)) == by_scores.worst
+
+
+def layer_error(base, seq, m):
+    return att.softmax_witness(m, base).layer().error(seq)
+
+
+def test_invariance_of_the_softmax_tables():
+    witness = att.softmax_witness(3, 4)
+    _, _, U = witness.tables()
+    assert orbits.invariant_under_coordinates(lambda q, x: (witness.kernel(q, x), U[q][x]), 3) is None

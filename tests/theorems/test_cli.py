@@ -1,0 +1,72 @@
+import json
+import os
+
+import pytest
+
+from theorems.cli import main
+
+SMALL = ["--param", "rank_one_short:m=3", "--param", "m_statistic=20",
+         "--param", "softmax_three_tokens:m=20", "--param", "m_tables=2", "--param", "m_rank=3"]
+
+KEYS = {"claim", "status", "expected", "parameters", "covered", "seconds", "certificates", "facts", "message"}
+
+
+def test_check_writes_outcomes_and_certificates_that_verify(tmp_path, capsys):
+    out = tmp_path / "latest"
+    assert main(["check", *SMALL, "--out", str(out), "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert {r["claim"] for r in records} == {"kernel_rank.rank_one_short", "kernel_rank.softmax_three_tokens"}
+    for r in records:
+        assert KEYS <= set(r)
+        assert r["status"] == r["expected"] == "verified"
+        assert r["certificates"] and all(os.path.exists(p) for p in r["certificates"])
+    assert main(["verify", str(out)]) == 0
+    assert "0 rejected" in capsys.readouterr().out
+
+
+def test_verify_names_a_tampered_certificate(tmp_path, capsys):
+    out = tmp_path / "latest"
+    assert main(["check", "softmax_three_tokens", "--param", "m=10", "--param", "m_tables=2",
+                 "--param", "m_rank=2", "--out", str(out)]) == 0
+    path = next(out.glob("kernel_rank.softmax_three_tokens/*/*score-statistic.cert.json"))
+    cert = json.loads(path.read_text())
+    cert["data"]["value"][2][1] = 0  # claim the readout of score 1 is 0 at |q| = 2
+    path.write_text(json.dumps(cert))
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert f"REJECTED  {path}" in text and "1 rejected" in text
+
+
+def test_unexpected_outcome_exits_1(tmp_path):
+    assert main(["check", "softmax_three_tokens", "--param", "base=2", "--param", "m=5",
+                 "--param", "m_tables=1", "--param", "m_rank=1", "--out", str(tmp_path / "o")]) == 1
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["check", "no_such_claim"], "unknown claim"),
+        (["check", "--param", "m=0"], "must be an integer in [1, 10]"),
+        (["check", "--param", "m=abc"], "must be an integer"),
+        (["check", "--param", "nope=1"], "no selected claim has a parameter"),
+        (["check", "softmax_three_tokens", "--param", "m=3000"], "estimated"),
+        (["check", "--param", "m"], "NAME=VALUE"),
+    ],
+)
+def test_usage_errors_exit_2_and_write_nothing(argv, words, tmp_path, capsys):
+    out = tmp_path / "never"
+    assert main([*argv, "--out", str(out)]) == 2
+    assert words in capsys.readouterr().err
+    assert not out.exists()
+    assert os.listdir(tmp_path) == []
+
+
+def test_list_json(capsys):
+    assert main(["list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert any(r["claim"] == "kernel_rank.softmax_three_tokens" and "m" in r["parameters"] for r in rows)
+
+
+def test_verify_of_nothing_is_a_usage_error(tmp_path):
+    assert main(["verify", str(tmp_path / "missing")]) == 2

@@ -1,0 +1,57 @@
+from fractions import Fraction
+
+import pytest
+
+from theorems import core
+
+
+def test_parameters_parse_and_name_their_range():
+    p = core.Parameter("m", 4, 1, 10, "bits")
+    assert p.parse("7") == 7
+    for bad in ("0", "11", "2.5", "x", "", True):
+        with pytest.raises(core.ParameterError, match=r"integer in \[1, 10\]"):
+            p.parse(bad, "some.claim")
+    r = core.Parameter("base", Fraction(4), Fraction(1), Fraction(100), "b", kind=Fraction)
+    assert r.parse("5/2") == Fraction(5, 2)
+    with pytest.raises(core.ParameterError, match="rational"):
+        r.parse("1/0")
+
+
+def test_registry_holds_the_builtin_claims_with_statements():
+    claims = core.registry()
+    assert {"kernel_rank.rank_one_short", "kernel_rank.softmax_three_tokens"} <= set(claims)
+    for claim in claims.values():
+        assert claim.paper in core.PAPERS
+        assert claim.expected in core.STATUSES
+        assert len(claim.statement_hash()) == 64
+        assert claim.point() == claim.defaults()
+        for used in claim.uses:
+            assert used in claims
+
+
+def test_short_names_and_unknown_claims():
+    assert core.get("softmax_three_tokens").id == "kernel_rank.softmax_three_tokens"
+    with pytest.raises(core.ParameterError, match="unknown claim"):
+        core.get("no_such_claim")
+
+
+class _Slow(core.Claim):
+    id = "test.slow"
+    paper = "2608.11427"
+    parameters = ()
+
+    def statement(self):
+        import sympy
+
+        return core.Statement(hypotheses=(), conclusion=(sympy.true, "nothing"))
+
+    def run(self, point, ev):
+        ev.certify  # the budget runs out before anything is certified
+        while True:
+            ev.poll()
+
+
+def test_an_exhausted_budget_is_unknown_never_verified():
+    outcome = _Slow().check({}, budget=0.05)
+    assert outcome.status == "unknown"
+    assert outcome.certificates == []
