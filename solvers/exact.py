@@ -76,6 +76,8 @@ def nonsingular_minor(matrix: Matrix, prime: int = DEFAULT_PRIME) -> tuple[list[
     if not rows or not rows[0]:
         return [], []
     cols = _pivots([[v % prime for v in row] for row in rows], prime)
+    if not cols:
+        return [], []
     sub_t = [[rows[i][j] % prime for i in range(len(rows))] for j in cols]
     chosen_rows = _pivots(sub_t, prime)
     return chosen_rows, cols

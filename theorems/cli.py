@@ -209,6 +209,7 @@ def cmd_list(args) -> int:
             "paper": c.paper,
             "title": c.title,
             "expected": c.expected,
+            "established": c.established,
             "uses": list(c.uses),
             "parameters": {p.name: {"default": certificates.encode(p.default), "allowed": p.allowed(), "doc": p.doc} for p in c.parameters},
         }
@@ -219,7 +220,7 @@ def cmd_list(args) -> int:
     else:
         for r in rows:
             params = ", ".join(f"{k}={v['default']}" for k, v in r["parameters"].items())
-            print(f"{r['claim']:<44} {r['expected']:<9} arXiv:{r['paper']}  {r['title']}  [{params}]")
+            print(f"{r['claim']:<44} {r['expected']:<9} {r['established']:<9} arXiv:{r['paper']}  {r['title']}  [{params}]")
     return 0
 
 

@@ -26,6 +26,17 @@ import sympy
 from solvers import certificates, trusted
 
 STATUSES = ("verified", "refuted", "unknown")
+
+# What a claim's check establishes when it passes, strongest first: the rungs
+# the report uses to separate what a paper states from what was established.
+LADDER = {
+    "proved": "proved for all parameters (symbolic argument, exactly checked)",
+    "verified": "verified exactly up to a stated size",
+    "searched": "searched with no counterexample (exhaustive or seeded random)",
+    "open": "open conjecture",
+    "refuted": "refuted with a counterexample",
+    "stated": "stated, not checked",
+}
 PAPERS = {
     "2608.11427": "Three Tokens Force Exponential Feature Rank in Nonnegative Kernel Attention",
     "2608.28150": "The Approximation Rank of Softmax Attention",
@@ -247,6 +258,7 @@ class Claim:
     sentence: str = ""
     title: str = ""
     expected: str = "verified"
+    established: str = "verified"  # a key of LADDER
     parameters: tuple[Parameter, ...] = ()
     uses: tuple[str, ...] = ()
 
@@ -316,6 +328,8 @@ def register(claim: Claim) -> Claim:
         raise ValueError(f"two claims share the id {claim.id!r}")
     if claim.expected not in STATUSES:
         raise ValueError(f"{claim.id}: expected must be one of {STATUSES}")
+    if claim.established not in LADDER:
+        raise ValueError(f"{claim.id}: established must be one of {list(LADDER)}")
     _REGISTRY[claim.id] = claim
     return claim
 

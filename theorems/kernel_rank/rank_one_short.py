@@ -43,6 +43,7 @@ class RankOneShort(Claim):
     sentence = "On Min-IP over $m$-bit tokens, rank one solves every sequence of length at most two exactly."
     title = "Rank one solves lengths one and two exactly"
     expected = "verified"
+    established = "proved"
     parameters = (
         Parameter("m", 7, 1, 10, "token bits for the exhaustive check of the head built from tables"),
         Parameter("m_statistic", 400, 1, 20000, "token bits for the score-statistic check"),

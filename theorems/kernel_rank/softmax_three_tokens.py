@@ -63,6 +63,7 @@ class SoftmaxThreeTokens(Claim):
     sentence = "Dense softmax solves this three-token task with $m$-dimensional scores and temperature constant in $m$."
     title = "Dense softmax solves three-token Min-IP at a temperature constant in m"
     expected = "verified"
+    established = "proved"
     uses = ("kernel_rank.rank_one_short",)
     parameters = (
         Parameter("m", 200, 1, 3000, "token bits for the score-statistic check at length 3 (covers every m' <= m)"),
