@@ -224,6 +224,28 @@ def cmd_list(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------- new
+
+
+def cmd_new(args) -> int:
+    """Write a conjecture module from the template; it checks and verifies as it stands."""
+    from importlib.resources import files
+
+    name = args.name
+    if not name.isidentifier() or name.startswith("_"):
+        raise UsageError(f"NAME must be a Python identifier not starting with '_' (it becomes a module name), got {name!r}")
+    path = os.path.join(args.dir, f"{name}.py")
+    if os.path.exists(path):
+        raise UsageError(f"{path} exists; choose another NAME or remove it")
+    template = files("theorems.conjectures").joinpath("template.py.in").read_text(encoding="utf-8")
+    title = name.replace("_", " ").capitalize()
+    cls = "".join(part.capitalize() for part in name.split("_") if part)
+    certificates.write_atomic(path, template.format(module=name, cls=cls, title=title))
+    print(f"wrote {path}\ncheck it with:  ATTNPROOF_CLAIMS={name} attnproof check {name}")
+    print(f'or register it in your package: [project.entry-points."attnproof.claims"] {name} = "{name}"')
+    return 0
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -247,6 +269,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where outcomes and certificates go (default {DEFAULT_OUT})")
     p.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("new", help="scaffold a conjecture module of your own")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--dir", default=".", help="folder to write NAME.py into (default: here)")
+    p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("verify", help="re-check certificates (files, or folders searched for *.cert.json)")
     p.add_argument("paths", nargs="+", metavar="PATH")

@@ -15,7 +15,9 @@ an :class:`Evidence` object, which turns into the outcome.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -318,6 +320,7 @@ class Claim:
 
 BUILTIN_PACKAGES = ("theorems.kernel_rank", "theorems.softmax_rank", "theorems.conjectures")
 ENTRY_POINT_GROUP = "attnproof.claims"
+MODULES_VARIABLE = "ATTNPROOF_CLAIMS"  # comma-separated modules, importable from the working directory
 _REGISTRY: dict[str, Claim] = {}
 
 
@@ -351,8 +354,12 @@ def _discover() -> None:
                 register(claim)
     from importlib.metadata import entry_points
 
-    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        loaded = entry.load()
+    external = [entry.load() for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)]
+    names = [n.strip() for n in os.environ.get(MODULES_VARIABLE, "").split(",") if n.strip()]
+    if names and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    external += [importlib.import_module(name) for name in names]
+    for loaded in external:
         if isinstance(loaded, Claim):
             register(loaded)
         elif isinstance(loaded, type) and issubclass(loaded, Claim):
@@ -363,7 +370,7 @@ def _discover() -> None:
 
 
 def registry() -> dict[str, Claim]:
-    """Every claim: the built-in modules, then the ``attnproof.claims`` entry points."""
+    """Every claim: the built-in modules, the ``attnproof.claims`` entry points, then ``$ATTNPROOF_CLAIMS``."""
     if not _REGISTRY:
         _discover()
     return dict(sorted(_REGISTRY.items()))

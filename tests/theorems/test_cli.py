@@ -70,3 +70,24 @@ def test_list_json(capsys):
 
 def test_verify_of_nothing_is_a_usage_error(tmp_path):
     assert main(["verify", str(tmp_path / "missing")]) == 2
+
+
+def test_new_scaffolds_a_conjecture_that_checks_and_verifies(tmp_path, monkeypatch, capsys):
+    from theorems import core
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "my_conjecture"]) == 0
+    assert main(["new", "my_conjecture"]) == 2  # never overwrites
+    assert main(["new", "not-an-identifier"]) == 2
+    monkeypatch.setenv(core.MODULES_VARIABLE, "my_conjecture")
+    monkeypatch.setattr(core, "_REGISTRY", {})
+    try:
+        assert main(["check", "my_conjecture", "--param", "m=12", "--out", "out"]) == 0
+        assert main(["verify", "out"]) == 0
+        # the template really checks: a readout that misses the target is refuted
+        import my_conjecture
+
+        monkeypatch.setattr(my_conjecture, "value", lambda w, s: s + 1)
+        assert main(["check", "my_conjecture", "--param", "m=12", "--out", "out2"]) == 1
+    finally:
+        core._REGISTRY.clear()
