@@ -21,6 +21,19 @@ from solvers.certificates import CertificateError, rational, validate_envelope
 
 TARGETS = ("min-ip",)
 
+# kind name -> (the data fields it reads, the function that checks them)
+KINDS: dict = {}
+
+
+def kind(name: str, *fields: str):
+    """Register a checker for certificates of kind ``name`` reading exactly ``fields``."""
+
+    def register(function):
+        KINDS[name] = (fields, function)
+        return function
+
+    return register
+
 
 def check(cert: dict, statement_hash: str | None = None) -> str:
     """Re-check ``cert``; return a one-line summary of what it proved, or raise CertificateError.
@@ -80,6 +93,7 @@ def _within(error: Fraction, tolerance: Fraction) -> bool:
 # ------------------------------------------------------- exhaustive (tables)
 
 
+@kind("exhaustive", "m", "lengths", "phi", "psi", "readout", "target", "tolerance", "symmetry")
 def _exhaustive(data: dict) -> str:
     """A kernel head given by tables solves the task on every sequence of the given lengths.
 
@@ -179,6 +193,7 @@ def _score_error(kappa, value, w: int, scores) -> Fraction:
     return abs(sum((k * (value(w, s) - target) for k, s in zip(weights, scores)), Fraction(0)) / sum(weights))
 
 
+@kind("score-statistic", "m", "lengths", "kappa", "value", "target", "tolerance")
 def _score_statistic(data: dict) -> str:
     """A head whose weight and readout depend on (|q|, <q,x>) only solves every sequence.
 
@@ -229,6 +244,7 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
+@kind("score-counterexample", "m", "sequence", "kappa", "value", "target", "tolerance")
 def _score_counterexample(data: dict) -> str:
     """One sequence on which a score-statistic head errs by at least the tolerance.
 
@@ -253,6 +269,7 @@ def _integer_rows(matrix: list[list[Fraction]]) -> list[list[int]]:
     return [[int(v * _lcm_den(row)) for v in row] for row in matrix]
 
 
+@kind("rank-lower", "matrix", "rows", "cols", "prime")
 def _rank_lower(data: dict) -> str:
     """``rank A >= k``: the k x k minor on ``rows`` x ``cols`` is nonsingular modulo the prime."""
     A = _integer_rows(_matrix(data["matrix"], "matrix"))
@@ -267,6 +284,7 @@ def _rank_lower(data: dict) -> str:
     return f"rank >= {k} ({len(A)} x {len(A[0])} matrix; nonsingular minor mod {prime})"
 
 
+@kind("rank-upper", "matrix", "left", "right")
 def _rank_upper(data: dict) -> str:
     """``rank A <= k``: an exact factorisation ``A = F G`` with inner dimension k."""
     A = _matrix(data["matrix"], "matrix")
@@ -282,10 +300,10 @@ def _rank_upper(data: dict) -> str:
     return f"rank <= {k} (exact factorisation of a {len(A)} x {len(A[0])} matrix)"
 
 
-KINDS = {
-    "exhaustive": (("m", "lengths", "phi", "psi", "readout", "target", "tolerance", "symmetry"), _exhaustive),
-    "score-statistic": (("m", "lengths", "kappa", "value", "target", "tolerance"), _score_statistic),
-    "score-counterexample": (("m", "sequence", "kappa", "value", "target", "tolerance"), _score_counterexample),
-    "rank-lower": (("matrix", "rows", "cols", "prime"), _rank_lower),
-    "rank-upper": (("matrix", "left", "right"), _rank_upper),
-}
+# ------------------------------------------- paper K: linear feasibility (LP)
+
+
+# ------------------------------------------- paper K: constructions
+
+
+# ------------------------------------------- paper S: approximation rank
