@@ -23,6 +23,7 @@ from theorems.core import Claim, ParameterError, Refused, get, registry
 
 DEFAULT_OUT = os.path.join("reports", "latest")
 DEFAULT_BUDGET = 600.0
+DEFAULT_JOBS = min(2, os.cpu_count() or 1)
 CERT_SUFFIX = ".cert.json"
 
 
@@ -264,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="set a parameter (NAME=V or CLAIM:NAME=V; V1,V2 for several points)")
     p.add_argument("--budget", type=_positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
                    help=f"time allowed per claim and point (default {DEFAULT_BUDGET:g}); larger estimates are refused")
-    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="local worker processes")
+    p.add_argument("--jobs", type=_positive_int, default=DEFAULT_JOBS, metavar="N",
+                   help=f"local worker processes (default {DEFAULT_JOBS})")
     p.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler to run on")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where outcomes and certificates go (default {DEFAULT_OUT})")
     p.add_argument("--json", action="store_true", help="print the outcomes as JSON")

@@ -114,6 +114,27 @@ class Statement:
         return "\n".join(lines)
 
 
+# ---------------------------------------------------------------------- plot
+
+
+@dataclass(frozen=True)
+class Plot:
+    """A figure as data; the report draws it.  Floats are fine here: plots show, never decide.
+
+    ``series`` holds ``(label, xs, ys)`` triples; ``kind`` is "line", "scatter" or "step".
+    """
+
+    name: str
+    title: str
+    xlabel: str
+    ylabel: str
+    series: tuple[tuple[str, tuple, tuple], ...]
+    logx: bool = False
+    logy: bool = False
+    kind: str = "line"
+    note: str = ""
+
+
 # ------------------------------------------------------------------- outcome
 
 
@@ -278,6 +299,10 @@ class Claim:
     def run(self, point: dict, evidence: Evidence) -> None:
         """Do the checks, recording into ``evidence``; call ``evidence.poll()`` in long loops."""
         raise NotImplementedError
+
+    def plots(self, record: dict) -> list[Plot]:
+        """Figures for the report, drawn from an outcome record (its JSON form); none by default."""
+        return []
 
     # -- shared mechanics
     def defaults(self) -> dict:
