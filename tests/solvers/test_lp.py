@@ -7,6 +7,7 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solvers import lp
 from solvers.lp import Feasible, Infeasible, LinearSystem, Unknown, decide, holds, refutes
 
 SENSES = [">", ">=", "=", "<=", "<"]
@@ -34,7 +35,8 @@ def z3_feasible(s):
     for coefs, sense, rhs, _ in s.rows:
         lhs = z3.Sum([z3.RealVal(str(c)) * xs[j] for j, c in coefs.items()] + [z3.RealVal(0)])
         r = z3.RealVal(str(rhs))
-        solver.add({">": lhs > r, ">=": lhs >= r, "=": lhs == r, "<=": lhs <= r, "<": lhs < r}[sense])
+        solver.add({">": lhs > r, ">=": lhs >= r, "=": lhs == r,
+                    "<=": lhs <= r, "<": lhs < r}[sense])
     return solver.check() == z3.sat
 
 
@@ -53,7 +55,8 @@ def planted_strict(nvars, nrows, seed, density=1.0):
 
 def random_strict(nvars, nrows, seed):
     rng = random.Random(seed)
-    return system(nvars, [({j: rng.randint(-9, 9) for j in range(nvars)}, ">") for _ in range(nrows)])
+    rows = [({j: rng.randint(-9, 9) for j in range(nvars)}, ">") for _ in range(nrows)]
+    return system(nvars, rows)
 
 
 # --- the system object ---------------------------------------------------------------
@@ -156,6 +159,13 @@ def test_systems_without_variables():
     assert decide(LinearSystem(3)) == Feasible([0, 0, 0])
 
 
+@pytest.fixture
+def without_exact_fallback(monkeypatch):
+    """Only the float search and its exact repair may answer."""
+    monkeypatch.setattr(lp, "_exact_arithmetic", lambda *args: None)
+
+
+@pytest.mark.usefixtures("without_exact_fallback")
 @pytest.mark.parametrize("width", [Fraction(1, 10**7), Fraction(1, 10**12)])
 def test_thin_feasible_region_is_repaired_exactly(width):
     s = system(3, [({0: 1, 1: 1}, ">", 1), ({0: 1, 1: 1}, "<", 1 + width),
@@ -164,6 +174,7 @@ def test_thin_feasible_region_is_repaired_exactly(width):
     assert isinstance(result, Feasible) and holds(s, result.point)
 
 
+@pytest.mark.usefixtures("without_exact_fallback")
 @pytest.mark.parametrize("gap", [Fraction(1, 10**9), Fraction(1, 10**15)])
 def test_thin_infeasibility_is_certified_exactly(gap):
     s = system(2, [({0: 1, 1: 1}, ">=", 1 + gap), ({0: 1, 1: 1}, "<=", 1), ({0: 1}, ">", 0)])
@@ -171,10 +182,29 @@ def test_thin_infeasibility_is_certified_exactly(gap):
     assert isinstance(result, Infeasible) and refutes(s, result.multipliers)
 
 
+@pytest.mark.usefixtures("without_exact_fallback")
 def test_open_interval_below_float_resolution():
     s = system(1, [({0: 1}, ">", 1), ({0: 1}, "<", 1 + Fraction(1, 10**15))])
     result = decide(s)
     assert isinstance(result, Feasible) and holds(s, result.point)
+
+
+def test_thin_slabs_are_decided_exactly():
+    # a·x ∈ (c, c + w) with w down to 1e-16·|c|, beyond what HiGHS can see, plus noise
+    # rows; some of these need the exact z3 fallback.
+    rng = random.Random(5)
+    for _ in range(60):
+        n = rng.randint(2, 8)
+        a = {j: rng.randint(-9, 9) or 1 for j in range(n)}
+        c, w = Fraction(rng.randint(-50, 50), 7), Fraction(1, 10 ** rng.randint(6, 16))
+        s = system(n, [(a, ">", c), (a, rng.choice(["<", "<="]), c + rng.choice([-1, 0, 1]) * w)])
+        for _ in range(rng.randint(0, 8)):
+            noise = {j: rng.randint(-3, 3) for j in range(n)}
+            s.add(noise, rng.choice([">", ">=", "="]), rng.randint(-20, 0))
+        result = decide(s)
+        assert_sound(s, result)
+        assert not isinstance(result, Unknown), result.reason
+        assert isinstance(result, Feasible) == z3_feasible(s)
 
 
 @st.composite
