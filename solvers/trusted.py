@@ -307,3 +307,239 @@ def _rank_upper(data: dict) -> str:
 
 
 # ------------------------------------------- paper S: approximation rank
+
+
+def _epsilon(value) -> Fraction:
+    eps = rational(value)
+    _require(0 < eps < 1, f"epsilon={eps} must lie in (0, 1) (for epsilon >= 1 the rank is 0)")
+    return eps
+
+
+def _logits_and_weights(data: dict):
+    L = _matrix(data["logits"], "logits")
+    _require(bool(L) and bool(L[0]), "logits must be a nonempty matrix")
+    m = [_int(v, "multiplicity", 1) for v in data["multiplicities"]]
+    _require(len(m) == len(L[0]), f"multiplicities must have one entry per column ({len(L[0])})")
+    return L, m
+
+
+def _arb(q: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+
+
+def _softmax(row: list[Fraction], weights: list[int]) -> list:
+    """arb enclosures of ``w_j e^{l_j} / sum_k w_k e^{l_k}`` (largest logit subtracted exactly)."""
+    top = max(row)
+    terms = [w * _arb(v - top).exp() for v, w in zip(row, weights)]
+    total = sum(terms[1:], terms[0])
+    return [t / total for t in terms]
+
+
+def _certainly_less(make, bound: Fraction) -> bool:
+    """``make() < bound`` decided in arb, retried at 64 .. 1024 bits; False unless certain."""
+    for bits in (64, 128, 256, 512, 1024):
+        with flint.ctx.workprec(bits):
+            value = make()
+            if value < _arb(bound):
+                return True
+            if value >= _arb(bound):  # certainly not: no point refining
+                return False
+    return False
+
+
+def _fmpq_mat(M: list[list[Fraction]]) -> flint.fmpq_mat:
+    return flint.fmpq_mat(len(M), len(M[0]), [flint.fmpq(v.numerator, v.denominator) for r in M for v in r])
+
+
+@kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups")
+def _approx_rank_lower(data: dict) -> str:
+    """``rank_eps(A) >= |R|`` for ``A_ij = m_j e^{L_ij} / sum_k m_k e^{L_ik}`` (grouped columns).
+
+    Data: rational logits L (n x N), multiplicities m (positive integers; all 1
+    for plain row-softmax), eps in (0, 1), rows R (distinct), one column group
+    per row (pairwise disjoint, nonempty).  The checker encloses the softmax of
+    every row in R in arb and requires ``A_i(G_i) - sum_{k != i} A_i(G_k) > eps``
+    *certainly* on each.  Then any B within eps in max-row-l1, with columns
+    summed inside groups on rows R, is strictly diagonally dominant, so
+    ``rank B >= |R|``.  With multiplicities this is also the bound for the full
+    matrix with m_j copies of point j (multiplicity lemma).
+    """
+    L, m = _logits_and_weights(data)
+    eps = _epsilon(data["epsilon"])
+    rows, groups = data["rows"], data["groups"]
+    _require(isinstance(rows, list) and isinstance(groups, list) and len(rows) == len(groups), "one group per row")
+    rows = [_int(i, "row", 0, len(L) - 1) for i in rows]
+    _require(len(set(rows)) == len(rows), "rows must be distinct")
+    groups = [[_int(j, "column", 0, len(L[0]) - 1) for j in g] for g in groups]
+    _require(all(groups), "groups must be nonempty")
+    flat = [j for g in groups for j in g]
+    _require(len(set(flat)) == len(flat), "column groups must be pairwise disjoint")
+    for i, group in zip(rows, groups):
+        others = [j for g in groups if g is not group for j in g]
+
+        def slack(i=i, group=group, others=others):  # eps - margin < 0  <=>  margin > eps
+            p = _softmax(L[i], m)
+            return sum((p[j] for j in others), _arb(Fraction(0))) - sum((p[j] for j in group), _arb(Fraction(0)))
+
+        _require(_certainly_less(slack, -eps), f"row {i}: the margin A_i(G_i) - sum_k A_i(G_k) is not certainly > {eps}")
+    return f"rank_eps >= {len(rows)} at eps = {eps} ({len(L)} x {len(L[0])} attention; {len(rows)} grouped rows decided in arb)"
+
+
+@kind("approx-rank-upper", "logits", "multiplicities", "epsilon", "left", "right")
+def _approx_rank_upper(data: dict) -> str:
+    """``rank_eps(A) <= k``: an explicit ``B = F G`` (inner dimension k) within eps of A on every row.
+
+    A as in ``approx-rank-lower``; F (n x k), G (k x N) rational.  The checker
+    multiplies B exactly and requires ``sum_j |A_ij - B_ij| <= eps`` certainly
+    (in arb, strictly below eps) for every row i.
+    """
+    L, m = _logits_and_weights(data)
+    eps = _epsilon(data["epsilon"])
+    F, G = _matrix(data["left"], "left", len(L)), _matrix(data["right"], "right", None, len(L[0]))
+    k = len(G)
+    _require(k >= 1 and all(len(r) == k for r in F), "left must have as many columns as right has rows (k >= 1)")
+    B = _fmpq_mat(F) * _fmpq_mat(G)
+    for i in range(len(L)):
+        def error(i=i):
+            p = _softmax(L[i], m)
+            return sum((abs(p[j] - flint.arb(B[i, j])) for j in range(len(p))), _arb(Fraction(0)))
+
+        _require(_certainly_less(error, eps), f"row {i}: the error ||A_i - B_i||_1 is not certainly < {eps}")
+    return f"rank_eps <= {k} at eps = {eps} (explicit B = F G, every row of {len(L)} within eps in arb)"
+
+
+@kind("residual-bound", "logits", "approximation")
+def _residual_bound(data: dict) -> str:
+    """``||rowsoftmax(L)_i - rowsoftmax(L')_i||_1 <= 2 tanh(osc_i / 4)`` on every row i.
+
+    osc_i = max_j E_ij - min_j E_ij with E = L - L' (which equals the row
+    range of ``L P - L'`` too: P only shifts rows).  Checked in arb (the
+    difference of the two sides certainly < 0 when osc_i > 0; equality rows
+    with osc_i = 0 are identical).
+    """
+    L, Lk = _matrix(data["logits"], "logits"), _matrix(data["approximation"], "approximation")
+    _require(bool(L) and len(L) == len(Lk) and all(len(a) == len(b) for a, b in zip(L, Lk)), "shapes differ")
+    ones = [1] * len(L[0])
+    worst = Fraction(0)
+    for a, b in zip(L, Lk):
+        diff = [x - y for x, y in zip(a, b)]
+        osc = max(diff) - min(diff)
+        worst = max(worst, osc)
+        if osc == 0:
+            continue
+
+        def gap(a=a, b=b, osc=osc):
+            p, q = _softmax(a, ones), _softmax(b, ones)
+            dist = sum((abs(x - y) for x, y in zip(p, q)), _arb(Fraction(0)))
+            return dist - 2 * (_arb(osc) / 4).tanh()
+
+        _require(_certainly_less(gap, Fraction(0)), f"a row with oscillation {osc} is not certainly within 2 tanh(osc/4)")
+    return f"every row of a {len(L)} x {len(L[0])} softmax within 2 tanh(osc_i/4) of the approximation's (max osc {worst})"
+
+
+_RESIDUAL_BOUNDS = {
+    # t = e^delta: tanh(delta/2) = (t - 1)/(t + 1), tanh(delta) = (t^2 - 1)/(t^2 + 1)
+    "2tanh(delta/2)": lambda t: 2 * (t - 1) / (t + 1),
+    "tanh(delta)": lambda t: (t * t - 1) / (t * t + 1),
+}
+
+
+@kind("residual-two-point", "t", "row", "weights", "bound", "relation")
+def _residual_two_point(data: dict) -> str:
+    """One perturbation whose l1 effect exceeds or attains a candidate residual bound, exactly.
+
+    ``t = e^delta > 1`` rational; a probability row p (rational, positive, sum
+    1); weights ``w_j = e^{E_j}`` with ``1 <= w_j <= t^2`` (so E has row range
+    <= 2 delta, i.e. ``||E - c||_max <= delta`` for the mid shift c);
+    ``q_j = p_j w_j / sum_k p_k w_k`` is the softmax of the perturbed logits.
+    ``relation`` "exceeds" proves ``||p - q||_1 > bound(t)`` (the bound is
+    false); "attains" proves ``||p - q||_1 = bound(t)`` (it cannot be lowered).
+    """
+    t = rational(data["t"])
+    _require(t > 1, "t = e^delta must be > 1")
+    p = [rational(v) for v in data["row"]]
+    w = [rational(v) for v in data["weights"]]
+    _require(len(p) == len(w) >= 2 and all(v > 0 for v in p) and sum(p) == 1, "row must be a positive probability vector")
+    _require(all(1 <= v <= t * t for v in w), "weights must lie in [1, t^2]")
+    _require(data["bound"] in _RESIDUAL_BOUNDS, f"unknown bound {data['bound']!r}")
+    bound = _RESIDUAL_BOUNDS[data["bound"]](t)
+    total = sum((a * b for a, b in zip(p, w)), Fraction(0))
+    dist = sum((abs(a * b / total - a) for a, b in zip(p, w)), Fraction(0))
+    relation = data["relation"]
+    _require(relation in ("exceeds", "attains"), f"unknown relation {relation!r}")
+    if relation == "exceeds":
+        _require(dist > bound, f"||p - q||_1 = {dist} does not exceed {data['bound']} = {bound}")
+    else:
+        _require(dist == bound, f"||p - q||_1 = {dist} is not {data['bound']} = {bound}")
+    return f"||p - q||_1 = {dist} {relation} {data['bound']} = {bound} at e^delta = {t}"
+
+
+@kind("visible-dimension", "logits", "tau", "count")
+def _visible_dimension(data: dict) -> str:
+    """``#{i : sigma_i(L (I - 11^T/N)) > tau} = count``, exactly (tau = 0: the visible dimension).
+
+    The checker centres each row of L exactly, forms ``G = (LP)^T (LP)`` and
+    counts the roots of ``det(xI - G)`` above ``tau^2`` by Descartes' rule on
+    the shifted characteristic polynomial — exact, because a symmetric
+    matrix's characteristic polynomial has only real roots.
+    """
+    L = _matrix(data["logits"], "logits")
+    _require(bool(L) and bool(L[0]), "logits must be a nonempty matrix")
+    tau = rational(data["tau"])
+    _require(tau >= 0, "tau must be >= 0")
+    count = _int(data["count"], "count")
+    centred = [[v - sum(r, Fraction(0)) / len(r) for v in r] for r in L]
+    M = _fmpq_mat(centred)
+    G = M.transpose() * M
+    shifted = G.charpoly()(flint.fmpq_poly([flint.fmpq(tau.numerator**2, tau.denominator**2), 1]))
+    signs = [1 if c > 0 else -1 for c in shifted.coeffs() if c != 0]
+    above = sum(1 for a, b in zip(signs, signs[1:]) if a != b)
+    _require(above == count, f"{above} singular values of L P exceed {tau}, not {count}")
+    return f"#{{sigma_i(L P) > {tau}}} = {count} ({len(L)} x {len(L[0])} logits)"
+
+
+@kind("row-shift", "logits", "shifted")
+def _row_shift(data: dict) -> str:
+    """``rowsoftmax(L') = rowsoftmax(L)`` because ``L' = L + c 1^T`` (each row shifted by a constant).
+
+    ``e^{L_ij + c_i} / sum_k e^{L_ik + c_i} = e^{L_ij} / sum_k e^{L_ik}``; the
+    checker verifies that every row of ``L' - L`` is constant, exactly.
+    """
+    L, S = _matrix(data["logits"], "logits"), _matrix(data["shifted"], "shifted")
+    _require(bool(L) and len(L) == len(S) and all(len(a) == len(b) for a, b in zip(L, S)), "shapes differ")
+    for i, (a, b) in enumerate(zip(L, S)):
+        _require(len({y - x for x, y in zip(a, b)}) == 1, f"row {i} of L' - L is not constant")
+    return f"L' = L + c 1^T on a {len(L)} x {len(L[0])} matrix: the same attention"
+
+
+@kind("attention-differs", "logits", "other", "row", "column")
+def _attention_differs(data: dict) -> str:
+    """``rowsoftmax(L)_ij != rowsoftmax(L')_ij`` at the given entry, the two balls certainly apart."""
+    L, S = _matrix(data["logits"], "logits"), _matrix(data["other"], "other")
+    _require(bool(L) and len(L) == len(S) and all(len(a) == len(b) for a, b in zip(L, S)), "shapes differ")
+    i, j = _int(data["row"], "row", 0, len(L) - 1), _int(data["column"], "column", 0, len(L[0]) - 1)
+    ones = [1] * len(L[0])
+    with flint.ctx.workprec(128):
+        a, b = _softmax(L[i], ones)[j], _softmax(S[i], ones)[j]
+        _require(a < b or a > b, f"attention entry ({i}, {j}) is not certainly different")
+    return f"the two attentions differ at ({i}, {j})"
+
+
+@kind("duality", "matrix")
+def _duality(data: dict) -> str:
+    """``max_i ||M_i||_1 = max_{v in [-1,1]^N} max_i |(M v)_i|`` for the given rational M.
+
+    ``max_i |(Mv)_i|`` is convex in v, so its maximum over the cube is at a
+    vertex; the checker enumerates all 2^N vertices (N <= 14), and also checks
+    that ``v = sign(M_{i*})`` attains the row norm.
+    """
+    M = _matrix(data["matrix"], "matrix")
+    _require(bool(M) and 1 <= len(M[0]) <= 14, "M must have between 1 and 14 columns")
+    norm = max(sum(abs(v) for v in r) for r in M)
+    best = max(abs(sum((a if s else -a for a, s in zip(r, signs)), Fraction(0)))
+               for signs in product((True, False), repeat=len(M[0])) for r in M)
+    _require(best == norm, f"the cube maximum {best} differs from the max row l1 norm {norm}")
+    star = max(range(len(M)), key=lambda i: sum(abs(v) for v in M[i]))
+    sign = [1 if v >= 0 else -1 for v in M[star]]
+    _require(sum((a * s for a, s in zip(M[star], sign)), Fraction(0)) == norm, "sign(M_i*) does not attain the norm")
+    return f"max row l1 norm {norm} = max over the 2^{len(M[0])} cube vertices of max |M v| ({len(M)} rows)"

@@ -1,0 +1,304 @@
+"""Paper S definitions: row-softmax attention, the max-row-l1 approximation rank, its certificates.
+
+* Logits ``L`` (n x N, rational), column multiplicities ``m`` (positive
+  integers, default 1): attention ``A_ij = m_j e^{L_ij} / sum_k m_k e^{L_ik}``
+  — that is ``rowsoftmax(L + 1 (log m)^T)``, kept exact by carrying m as
+  weights instead of irrational logits.
+* For ``epsilon in (0, 1)``:
+  ``rank_eps(A) = min { rank B : B real n x N, max_i ||A_i - B_i||_1 <= eps }``
+  (B unrestricted).  For ``eps >= 1`` the zero matrix is within eps of every
+  row-stochastic A, so ``rank_eps = 0``: such eps are refused.
+* **Visible interaction dimension** ``r = rank(L (I - 11^T/N))``: row-softmax
+  is invariant under ``L + c 1^T``, and ``L P`` (P the centring projection)
+  removes exactly the per-query part.
+
+Certificates (re-checked by ``solvers.trusted``; see docs/softmax_rank.certificates.md):
+
+* **lower** ``rank_eps(A) >= |R|`` — rows R, disjoint column groups ``G_i``
+  (i in R) with margin ``A_i(G_i) - sum_{k != i} A_i(G_k) > eps`` for every
+  i in R, decided in arb.  Why: for any B within eps, summing B's columns
+  inside groups on rows R gives a |R| x |R| matrix C with ``rank C <= rank B``
+  whose row i is within ``||A_i - B_i||_1 <= eps`` of the grouped row of A
+  (summing never increases l1 errors), so ``C_ii - sum_{k != i} |C_ik| >=
+  margin_i - eps > 0``: C is strictly diagonally dominant, hence nonsingular.
+* **upper** ``rank_eps(A) <= k`` — an explicit ``B = F G`` (inner dimension k,
+  rational), every row error ``||A_i - B_i||_1 <= eps`` decided in arb.
+* **multiplicity lemma** (exact): if points repeat with multiplicities
+  ``m_j``, the full matrix A (one row and one column per copy) and the
+  weighted matrix W on the distinct points have ``rank_eps(A) = rank_eps(W)``:
+  merging the copies of a column (summing) and of a row (keeping one) maps
+  any B for A to one for W with no larger errors and no larger rank; splitting
+  each column of a B' for W evenly over its ``m_j`` copies (``B'_ij / m_j``
+  each) and repeating rows maps back with *equal* errors
+  (``m_j |W_ij/m_j - B'_ij/m_j| = |W_ij - B'_ij|``) and equal rank.
+
+Floats appear only in the *searches* (which rows and groups to try, which
+low-rank B to propose); every verdict is an arb decision or exact.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import pi, tan
+from typing import Sequence
+
+import numpy as np
+from flint import fmpq, fmpq_mat
+
+from solvers import exact, intervals
+from theorems.core import ParameterError
+
+Matrix = Sequence[Sequence[Fraction]]
+
+
+# --------------------------------------------------------------- epsilon
+
+
+def check_epsilon(eps, where: str = "epsilon") -> Fraction:
+    """epsilon as a Fraction in (0, 1), or a ParameterError saying why not."""
+    eps = Fraction(eps)
+    if eps >= 1:
+        raise ParameterError(
+            f"{where} must lie in (0, 1), got {eps}: for epsilon >= 1 the zero matrix is within "
+            f"epsilon of every row-stochastic matrix (each row has l1 norm 1), so the approximation rank is 0"
+        )
+    if eps <= 0:
+        raise ParameterError(f"{where} must lie in (0, 1), got {eps}")
+    return eps
+
+
+# ------------------------------------------------------------ the logits
+
+
+def self_attention_logits(points: Sequence[Sequence[Fraction]], beta: Fraction) -> list[list[Fraction]]:
+    """``L = beta X X^T`` exactly, for rational points X and a rational temperature beta."""
+    return [[beta * sum((a * b for a, b in zip(x, y)), Fraction(0)) for y in points] for x in points]
+
+
+def rational_circle_points(n: int, denominator: int = 1 << 20) -> list[tuple[Fraction, Fraction]]:
+    """n points exactly on the unit circle near the angles 2 pi j / n.
+
+    ``((1 - s^2)/(1 + s^2), 2s/(1 + s^2))`` is on the circle for every rational
+    s; s is tan(theta/2) rounded to the given denominator (the point j = n/2,
+    theta = pi, is (-1, 0)).
+    """
+    out = []
+    for j in range(n):
+        theta = 2 * pi * j / n
+        if 2 * j == n:
+            out.append((Fraction(-1), Fraction(0)))
+            continue
+        if 2 * j > n:
+            theta -= 2 * pi
+        s = Fraction(round(tan(theta / 2) * denominator), denominator)
+        out.append(((1 - s * s) / (1 + s * s), 2 * s / (1 + s * s)))
+    return out
+
+
+def centred(logits: Matrix) -> list[list[Fraction]]:
+    """``L (I - 11^T/N)``: each row minus its mean, exactly."""
+    out = []
+    for row in logits:
+        row = [Fraction(v) for v in row]
+        mean = sum(row, Fraction(0)) / len(row)
+        out.append([v - mean for v in row])
+    return out
+
+
+def visible_interaction_dimension(logits: Matrix) -> int:
+    """``r = rank(L (I - 11^T/N))``, exactly over Q."""
+    return exact.rank(centred(logits))
+
+
+def is_row_shift(logits: Matrix, other: Matrix) -> bool:
+    """Whether ``other = logits + c 1^T`` for some vector c (then their row-softmaxes agree)."""
+    return all(
+        len({Fraction(b) - Fraction(a) for a, b in zip(r, s)}) <= 1 for r, s in zip(logits, other)
+    ) and len(logits) == len(other)
+
+
+# ------------------------------------------------------------ attention
+
+
+def attention(logits: Matrix, multiplicities: Sequence[int] | None = None, bits: int = intervals.DEFAULT_BITS):
+    """Enclosures (arb) of ``A_ij = m_j e^{L_ij} / sum_k m_k e^{L_ik}``."""
+    return intervals.softmax_rows(logits, multiplicities, bits)
+
+
+def attention_floats(logits: Matrix, multiplicities: Sequence[int] | None = None) -> np.ndarray:
+    """The same in floats — for searches only, never for a verdict."""
+    L = np.array([[float(v) for v in row] for row in logits])
+    m = np.ones(L.shape[1]) if multiplicities is None else np.array([float(v) for v in multiplicities])
+    E = np.exp(L - L.max(axis=1, keepdims=True)) * m
+    return E / E.sum(axis=1, keepdims=True)
+
+
+# --------------------------------------------------- lower: grouped columns
+
+
+def grouped_margins(A: np.ndarray, rows: Sequence[int], groups: Sequence[Sequence[int]]) -> list[float]:
+    """Float margins ``A_i(G_i) - sum_{k != i} A_i(G_k)`` (search only)."""
+    out = []
+    for i, group in zip(rows, groups):
+        mass = [A[i, g].sum() for g in groups]
+        own = A[i, list(group)].sum()
+        out.append(own - (sum(mass) - own))
+    return out
+
+
+def voronoi_groups(A: np.ndarray, rows: Sequence[int]) -> list[list[int]]:
+    """Column j goes to the chosen row that puts the most mass on it (ties: the first)."""
+    rows = list(rows)
+    owner = np.argmax(A[rows, :], axis=0)
+    return [[int(j) for j in np.nonzero(owner == k)[0]] for k in range(len(rows))]
+
+
+def search_grouped(logits: Matrix, multiplicities, eps: Fraction, order: Sequence[int] | None = None):
+    """Rows and Voronoi column groups whose float margins all exceed eps, as many rows as found.
+
+    Tries k rows evenly spread along ``order`` (default: the row order), k
+    from n down; a float proposal only — ``grouped_lower`` decides it.
+    Returns (rows, groups), possibly empty.
+    """
+    A = attention_floats(logits, multiplicities)
+    order = list(range(len(logits))) if order is None else list(order)
+    for k in range(len(order), 0, -1):
+        rows = sorted({order[(t * len(order)) // k] for t in range(k)})
+        groups = voronoi_groups(A, rows)
+        if all(groups) and min(grouped_margins(A, rows, groups)) > float(eps) + 1e-9:
+            return rows, groups
+    return [], []
+
+
+def grouped_lower(logits: Matrix, multiplicities, eps: Fraction, rows: Sequence[int], groups) -> dict:
+    """Decide each margin ``> eps`` in arb: {"certain": [rows], "not": [rows], "unknown": [rows]}."""
+    eps = Fraction(eps)
+    verdicts: dict = {"certain": [], "not": [], "unknown": []}
+    for i, group in zip(rows, groups):
+        def margin(i=i, group=group):
+            p = intervals.softmax_row(logits[i], multiplicities)
+            own = sum((p[j] for j in group), intervals.enclose(0))
+            other = sum((p[j] for g in groups if g is not group for j in g), intervals.enclose(0))
+            return own - other
+        answer = intervals.compare_refining(margin, eps)
+        verdicts["certain" if answer == ">" else "not" if answer in ("<", "=") else "unknown"].append(i)
+    return verdicts
+
+
+def lower_certificate_data(logits: Matrix, multiplicities, eps, rows, groups) -> dict:
+    """The data of an ``approx-rank-lower`` certificate."""
+    return {
+        "logits": [list(r) for r in logits],
+        "multiplicities": list(multiplicities) if multiplicities is not None else [1] * len(logits[0]),
+        "epsilon": Fraction(eps),
+        "rows": list(rows),
+        "groups": [list(g) for g in groups],
+    }
+
+
+# ------------------------------------------------------ upper: explicit B
+
+
+def rational_matrix(M: np.ndarray, denominator: int) -> list[list[Fraction]]:
+    """Round a float matrix to rationals with the given denominator (a proposal, then checked)."""
+    return [[Fraction(round(float(v) * denominator), denominator) for v in row] for row in M]
+
+
+def product(F: Matrix, G: Matrix) -> fmpq_mat:
+    return exact.fmpq_matrix(F) * exact.fmpq_matrix(G)
+
+
+def row_errors(logits: Matrix, multiplicities, B: fmpq_mat, bits: int = intervals.DEFAULT_BITS):
+    """Enclosures of ``||A_i - B_i||_1`` for every row."""
+    out = []
+    with intervals.precision(bits):
+        for i, row in enumerate(logits):
+            p = intervals.softmax_row(row, multiplicities)
+            terms = [abs(p[j] - intervals.enclose(_frac(B[i, j]))) for j in range(len(p))]
+            out.append(sum(terms[1:], terms[0]))
+    return out
+
+
+def _frac(q: fmpq) -> Fraction:
+    return Fraction(int(q.p), int(q.q))
+
+
+def truncated_svd_proposal(logits: Matrix, multiplicities, k: int, denominator: int = 1 << 24):
+    """A rank-k rational factorisation ``F G`` of the float truncated SVD of A (a proposal)."""
+    A = attention_floats(logits, multiplicities)
+    U, s, Vt = np.linalg.svd(A)
+    return rational_matrix(U[:, :k] * s[:k], denominator), rational_matrix(Vt[:k, :], denominator)
+
+
+def search_upper(logits: Matrix, multiplicities, eps: Fraction, denominator: int = 1 << 24):
+    """The least k whose rounded truncated SVD is *certified* within eps; (k, F, G) or None.
+
+    The float SVD proposes a k (the first whose float error is below eps);
+    arb decides, and k grows until a proposal is certified.
+    """
+    A = attention_floats(logits, multiplicities)
+    U, s, Vt = np.linalg.svd(A)
+    n = min(A.shape)
+    for k in range(1, n + 1):
+        B = (U[:, :k] * s[:k]) @ Vt[:k, :]
+        if np.abs(A - B).sum(axis=1).max() > float(eps) * (1 - 1e-6):
+            continue
+        F, G = rational_matrix(U[:, :k] * s[:k], denominator), rational_matrix(Vt[:k, :], denominator)
+        errors = row_errors(logits, multiplicities, product(F, G))
+        if all(intervals.compare(e, eps) == "<" for e in errors):
+            return k, F, G
+    return None
+
+
+def upper_certificate_data(logits: Matrix, multiplicities, eps, F, G) -> dict:
+    """The data of an ``approx-rank-upper`` certificate."""
+    return {
+        "logits": [list(r) for r in logits],
+        "multiplicities": list(multiplicities) if multiplicities is not None else [1] * len(logits[0]),
+        "epsilon": Fraction(eps),
+        "left": [list(r) for r in F],
+        "right": [list(r) for r in G],
+    }
+
+
+# ---------------------------------------------------- multiplicity lemma
+
+
+def distinct_with_multiplicities(points: Sequence) -> tuple[list, list[int], list[int]]:
+    """(distinct points in first-seen order, their multiplicities, index of each point's class)."""
+    index: dict = {}
+    distinct, counts, classes = [], [], []
+    for p in points:
+        key = tuple(p)
+        if key not in index:
+            index[key] = len(distinct)
+            distinct.append(p)
+            counts.append(0)
+        counts[index[key]] += 1
+        classes.append(index[key])
+    return distinct, counts, classes
+
+
+def expand(points: Sequence, multiplicities: Sequence[int]) -> list:
+    """Each point repeated m_j times, in order (the full instance of a weighted one)."""
+    return [p for p, m in zip(points, multiplicities) for _ in range(m)]
+
+
+def split_rows(classes: Sequence[int], multiplicities: Sequence[int], left: Matrix) -> list[list[Fraction]]:
+    """Left factor for the full instance: row i of the full matrix is row classes[i] of W's."""
+    return [list(left[c]) for c in classes]
+
+
+def split_columns(classes: Sequence[int], multiplicities: Sequence[int], right: Matrix) -> list[list[Fraction]]:
+    """Right factor for the full instance: column j carries ``G[:, c] / m_c`` (c = its class)."""
+    return [[Fraction(row[c]) / multiplicities[c] for c in classes] for row in right]
+
+
+def merge_groups(classes: Sequence[int], groups: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Column groups on the distinct points lifted to every copy of each point."""
+    return [[j for j, c in enumerate(classes) if c in set(g)] for g in groups]
+
+
+def first_copies(classes: Sequence[int], rows: Sequence[int]) -> list[int]:
+    """For each distinct row index, the index of its first copy in the full instance."""
+    return [classes.index(r) for r in rows]
