@@ -301,9 +301,329 @@ def _rank_upper(data: dict) -> str:
 
 
 # ------------------------------------------- paper K: linear feasibility (LP)
+#
+# Shared by every LP kind: `_motzkin_refutes(rows, multipliers)` checks a Motzkin
+# combination exactly; `_ratio_row` builds the row of one sequence of the
+# linearised problem.  Rows are built here from labelled data (tokens as bit
+# strings, sides, sequences); a certificate never supplies a row itself.
+
+_HALF = Fraction(1, 2)
+
+
+def _motzkin_refutes(rows, multipliers, what: str = "system") -> None:
+    """Raise CertificateError unless ``multipliers`` prove ``rows`` have no common solution.
+
+    ``rows`` are ``(coefs, sense, rhs)`` read as ``sum_k coefs[k] x_k (sense) rhs``
+    with sense ``">"``, ``">="`` or ``"="`` over real unknowns keyed by anything
+    hashable.  Motzkin: if ``y_i >= 0`` (free on "=" rows), ``sum_i y_i coefs_i = 0``
+    and either ``sum_i y_i rhs_i > 0``, or ``= 0`` with ``y_i > 0`` on some ">" row,
+    then no x satisfies every row (a solution would give ``0 >= sum y_i rhs_i``,
+    strictly when a strict row is used).
+    """
+    _require(len(rows) == len(multipliers), f"{what}: {len(rows)} rows but {len(multipliers)} multipliers")
+    total: dict = {}
+    bound, strict = Fraction(0), False
+    for (coefs, sense, rhs), y in zip(rows, multipliers):
+        _require(sense in (">", ">=", "="), f"{what}: unknown sense {sense!r}")
+        _require(sense == "=" or y >= 0, f"{what}: negative multiplier {y} on an inequality")
+        if y == 0:
+            continue
+        strict |= sense == ">"
+        for key, c in coefs.items():
+            total[key] = total.get(key, 0) + y * c
+        bound += y * rhs
+    left = sorted((str(k) for k, v in total.items() if v), key=len)[:3]
+    _require(not left, f"{what}: the combination leaves the unknowns {left} (it must vanish)")
+    _require(bound > 0 or (bound == 0 and strict), f"{what}: the combination gives no contradiction (sum {bound}, strict row used: {strict})")
+
+
+def _token(text, m: int) -> int:
+    """A token written as a bit string of length m, coordinate 1 first."""
+    _require(isinstance(text, str) and len(text) == m and set(text) <= {"0", "1"}, f"token {text!r} is not a bit string of length {m}")
+    return sum(1 << i for i, ch in enumerate(text) if ch == "1")
+
+
+def _ratio_row(side: str, terms, target: int):
+    """The row of one sequence in the linearised problem ``P = psi * U`` (homogeneous, strict).
+
+    ``terms`` lists, per position, the unknowns ``(psi_key, p_key)`` of that token, so
+    ``y = sum P / sum psi``.  With a positive denominator, side "lo" is
+    ``y > T - 1/2`` i.e. ``sum P - (T - 1/2) sum psi > 0``, side "hi" is ``y < T + 1/2``.
+    """
+    _require(side in ("lo", "hi"), f"side must be 'lo' or 'hi', got {side!r}")
+    sign, level = (1, target - _HALF) if side == "lo" else (-1, target + _HALF)
+    coefs: dict = {}
+    for psi_key, p_key in terms:
+        coefs[p_key] = coefs.get(p_key, 0) + sign
+        coefs[psi_key] = coefs.get(psi_key, 0) - sign * level
+    return coefs, ">", Fraction(0)
+
+
+def _multiplier(value) -> Fraction:
+    y = rational(value)
+    _require(y >= 0, f"multiplier {y} is negative")
+    return y
+
+
+@kind("rank-one-infeasible", "m", "positions", "rows", "nonnegative")
+def _rank_one_infeasible(data: dict) -> str:
+    """No rank-one head solves these sequences (so none solves exact length n, at any m' >= m).
+
+    A rank-one head has ``kappa_j(q, x) = phi(q) psi_j(x)`` with ``psi >= 0``; ``phi(q) > 0``
+    cancels, and with ``P_j[q, x] = psi_j(x) U_j[q, x]`` each sequence X (query last) gives
+    two homogeneous strict rows (``_ratio_row``), so a Motzkin combination of them and of
+    ``psi >= 0`` refutes every head.  ``positions`` false: one ``psi``, one ``U`` (the
+    model of paper K); true: ``psi_j``, ``U_j`` per position j (position-dependent maps,
+    query last, only the final position scored).  Data: ``rows`` = ``[side, multiplier,
+    [token, ...]]`` with tokens as bit strings of length m; ``nonnegative`` =
+    ``[position, token, multiplier]`` for rows ``psi_position(token) >= 0`` (position 0
+    when ``positions`` is false).  The rows depend on the tokens only through their
+    inner products, so zero-padded tokens give the same certificate for every m' >= m.
+    """
+    m = _int(data["m"], "m", 1, 64)
+    positions = data["positions"]
+    _require(isinstance(positions, bool), "positions must be true or false")
+    rows, ys, lengths = [], [], set()
+    for entry in data["rows"]:
+        _require(isinstance(entry, list) and len(entry) == 3, "each row is [side, multiplier, sequence]")
+        side, y, seq = entry
+        seq = [_token(t, m) for t in seq]
+        _require(len(seq) >= 1, "empty sequence")
+        lengths.add(len(seq))
+        q = seq[-1]
+        terms = [(("psi", j if positions else 0, x), ("P", j if positions else 0, q, x)) for j, x in enumerate(seq, 1)]
+        rows.append(_ratio_row(side, terms, min((x & q).bit_count() for x in seq)))
+        ys.append(_multiplier(y))
+    _require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
+    for entry in data["nonnegative"]:
+        _require(isinstance(entry, list) and len(entry) == 3, "each nonnegative row is [position, token, multiplier]")
+        j = _int(entry[0], "position", 0 if not positions else 1, max(lengths) if positions else 0)
+        rows.append(({("psi", j, _token(entry[1], m)): 1}, ">=", Fraction(0)))
+        ys.append(_multiplier(entry[2]))
+    _motzkin_refutes(rows, ys, "rank-one-infeasible")
+    n = lengths.pop()
+    used = sum(1 for y in ys if y)
+    model = "position-dependent maps" if positions else "one head"
+    return f"no rank-one head ({model}) solves exact length {n} at any m >= {m}: Motzkin combination of {used} rows"
+
+
+@kind("rank-one-reduced-infeasible", "m", "positions", "rows", "nonnegative")
+def _rank_one_reduced_infeasible(data: dict) -> str:
+    """No rank-one head solves exact length n at m, from the orbit-type reduced problem.
+
+    The linearised problem is convex (an intersection of open half-spaces and ``psi >= 0``)
+    and the coordinate permutations of ``{0,1}^m`` map its solution set to itself, so the
+    average of a solution over the group is a solution depending on ``|x|`` (``psi``) and
+    ``(|q|, |x|, <q,x>)`` (``P``) only.  For such invariant unknowns a sequence's row depends
+    only on ``w = |q|`` and the types ``(v, s) = (|x_j|, <x_j, q>)``; every type with
+    ``0 <= s <= min(w, v)``, ``v - s <= m - w`` is realised by some token, independently per
+    position.  Data: ``rows`` = ``[side, multiplier, w, [[v, s], ...]]`` (the context types,
+    in order; the query, of type ``(w, w)``, is appended last); ``nonnegative`` =
+    ``[position, v, multiplier]``.  The rows do not depend on m once realisable, so the
+    certificate holds for every m' >= the smallest m realising all of them.
+    """
+    m = _int(data["m"], "m", 1, 10**6)
+    positions = data["positions"]
+    _require(isinstance(positions, bool), "positions must be true or false")
+    rows, ys, lengths, need = [], [], set(), 1
+    for entry in data["rows"]:
+        _require(isinstance(entry, list) and len(entry) == 4, "each row is [side, multiplier, w, context types]")
+        side, y, w, context = entry
+        w = _int(w, "w", 0, m)
+        types = []
+        for pair in context:
+            _require(isinstance(pair, list) and len(pair) == 2, "a context type is [v, s]")
+            v, s = _int(pair[0], "v", 0, m), _int(pair[1], "s", 0, m)
+            _require(s <= min(w, v) and v - s <= m - w, f"type (v={v}, s={s}) is not realisable with |q|={w} at m={m}")
+            need = max(need, w + v - s)
+            types.append((v, s))
+        types.append((w, w))
+        need = max(need, w)
+        lengths.add(len(types))
+        terms = [(("psi", j if positions else 0, v), ("P", j if positions else 0, w, v, s)) for j, (v, s) in enumerate(types, 1)]
+        rows.append(_ratio_row(side, terms, min(s for _, s in types)))
+        ys.append(_multiplier(y))
+    _require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
+    n = lengths.pop()
+    for entry in data["nonnegative"]:
+        _require(isinstance(entry, list) and len(entry) == 3, "each nonnegative row is [position, v, multiplier]")
+        j = _int(entry[0], "position", 1 if positions else 0, n if positions else 0)
+        rows.append(({("psi", j, _int(entry[1], "v", 0, m)): 1}, ">=", Fraction(0)))
+        ys.append(_multiplier(entry[2]))
+    _motzkin_refutes(rows, ys, "rank-one-reduced-infeasible")
+    model = "position-dependent maps" if positions else "one head"
+    return f"no rank-one head ({model}) solves exact length {n} for any m >= {need} (checked at m={m}): reduced Motzkin combination of {sum(1 for y in ys if y)} rows"
+
+
+@kind("rank-one-positional-witness", "m", "psi", "readout", "tolerance")
+def _rank_one_positional_witness(data: dict) -> str:
+    """A rank-one head with position-dependent maps solves every sequence of length n.
+
+    ``psi`` is n x 2^m (``psi[j][x] = psi_{j+1}(x) >= 0``, ``psi_n(q) > 0``), ``readout``
+    n x 2^m x 2^m (``U_j[q][x]``); ``phi = 1``; the output at the final position is
+    ``y = sum_j psi_j(x_j) U_j[q][x_j] / sum_j psi_j(x_j)``.  Every sequence in
+    ``({0,1}^m)^n`` is evaluated exactly.
+    """
+    m = _int(data["m"], "m", 1, 4)
+    size = 1 << m
+    psi = _matrix(data["psi"], "psi", None, size)
+    n = _int(len(psi), "length", 1, 5)
+    _require(all(v >= 0 for row in psi for v in row), "psi must be nonnegative")
+    _require(all(psi[-1][q] > 0 for q in range(size)), "psi_n(q) must be positive (kappa(q, q) > 0)")
+    _require(isinstance(data["readout"], list) and len(data["readout"]) == n, f"readout must hold {n} tables")
+    U = [_matrix(table, "readout", size, size) for table in data["readout"]]
+    tolerance = rational(data["tolerance"])
+    worst = Fraction(0)
+    for seq in product(range(size), repeat=n):
+        q = seq[-1]
+        target = min((x & q).bit_count() for x in seq)
+        total = sum(psi[j][x] for j, x in enumerate(seq))
+        error = abs(sum((psi[j][x] * (U[j][q][x] - target) for j, x in enumerate(seq)), Fraction(0)) / total)
+        _require(_within(error, tolerance), f"sequence {list(seq)} (m={m}): error {error} is not < {tolerance}")
+        worst = max(worst, error)
+    return f"rank-one head with position-dependent maps solves exact length {n} at m={m}: {size ** n} sequences, worst error {worst} < {tolerance}"
+
+
+def _kernel_row_case(case: dict, family: str) -> tuple[int, int, int]:
+    """Check one refuted kernel row; return (m, |q|, n).  See ``kernel-row-infeasible``."""
+    _require(isinstance(case, dict) and set(case) == {"m", "query", "rows", "nonnegative", "order"},
+             "a case reads exactly m, query, rows, nonnegative, order")
+    m = _int(case["m"], "m", 1, 64)
+    q = _token(case["query"], m)
+
+    def entry(x: int) -> dict:  # K[q, x] as a combination of the row's feature unknowns
+        if family == "free":
+            return {("K", x): Fraction(1)}
+        return {("phi", 0): Fraction(1)} | {("phi", i + 1): Fraction(1) for i in range(m) if not x >> i & 1}
+
+    rows, ys, lengths = [], [], set()
+    for side, y, context in case["rows"]:
+        seq = [_token(t, m) for t in context] + [q]
+        lengths.add(len(seq))
+        terms = [(("D", j), ("P", x)) for j, x in enumerate(seq)]
+        coefs, sense, rhs = _ratio_row(side, terms, min((x & q).bit_count() for x in seq))
+        expanded: dict = {}
+        for key, c in coefs.items():  # the psi slot of position j is K[q, x_j]
+            for k, e in (entry(seq[key[1]]).items() if key[0] == "D" else [(key, 1)]):
+                expanded[k] = expanded.get(k, 0) + c * e
+        rows.append((expanded, sense, rhs))
+        ys.append(_multiplier(y))
+    _require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
+    for key, y in case["nonnegative"]:
+        unknown = ("K", _token(key, m)) if family == "free" else ("phi", _int(key, "feature", 0, m))
+        rows.append(({unknown: Fraction(1)}, ">=", Fraction(0)))
+        ys.append(_multiplier(y))
+    for z, y in case["order"]:  # the negated conclusion K[q, q] >= K[q, z]
+        diff = dict(entry(q))
+        for k, e in entry(_token(z, m)).items():
+            diff[k] = diff.get(k, 0) - e
+        rows.append((diff, ">=", Fraction(0)))
+        ys.append(_multiplier(y))
+    _motzkin_refutes(rows, ys, f"kernel row q={case['query']}")
+    return m, q.bit_count(), lengths.pop()
+
+
+@kind("kernel-row-infeasible", "family", "cases")
+def _kernel_row_infeasible(data: dict) -> str:
+    """No kernel row ``K[q, .]`` of the family (with any readout row ``U[q, .]``) solves these rows.
+
+    For one query q the output on a sequence (query last) is
+    ``sum_j K[q,x_j] U[q,x_j] / sum_j K[q,x_j]``; with ``P[x] = K[q,x] U[q,x]`` each
+    sequence gives two homogeneous strict rows, linear in ``(K[q,.], P)``.  ``family``:
+    ``"free"`` (every ``K[q,x] >= 0`` its own unknown) or ``"affine-complement"``
+    (``K[q,x] = a(q) + sum_i b_i(q) (1 - x_i)``, unknowns ``a, b_i >= 0``; the features
+    ``(1, 1 - x_1, ..., 1 - x_m)`` of x make it a feature-rank m+1 kernel).  A case is
+    ``{m, query, rows: [[side, multiplier, context tokens]], nonnegative: [[unknown,
+    multiplier]], order: [[z, multiplier]]}``; an ``order`` row adds ``K[q,q] >= K[q,z]``,
+    so a case with order rows proves ``K[q,z] > K[q,q]`` for every row that solves the
+    sequences.  Every case must be refuted.
+    """
+    family = data["family"]
+    _require(family in ("free", "affine-complement"), f"unknown family {family!r}")
+    _require(isinstance(data["cases"], list) and data["cases"], "cases must be a nonempty list")
+    seen = [_kernel_row_case(case, family) for case in data["cases"]]
+    ms = sorted({m for m, _, _ in seen})
+    n = sorted({n for _, _, n in seen})
+    return f"{len(seen)} kernel row case(s) refuted ({family} family; m in {ms}; lengths {n})"
+
 
 
 # ------------------------------------------- paper K: constructions
+
+
+def _context_orbits(m: int, n: int):
+    """One token tuple of length n per orbit of S_m (coordinates) x S_{n-1} (context positions).
+
+    Coordinate i of a tuple carries a column pattern in {0,1}^n; an orbit of
+    S_m is a multiset of m patterns (its joint type).  Permuting the context
+    positions relabels the patterns; of each such class the type whose count
+    vector is lexicographically largest is kept, so every orbit is met.
+    """
+    from itertools import permutations
+
+    relabel = []
+    for perm in permutations(range(n - 1)):
+        perm = perm + (n - 1,)
+        relabel.append([sum(1 << perm[j] for j in range(n) if p >> j & 1) for p in range(1 << n)])
+    for cols in combinations_with_replacement(range(1 << n), m):
+        counts = [0] * (1 << n)
+        for p in cols:
+            counts[p] += 1
+        key = tuple(counts)
+        canonical = True
+        for image in relabel:
+            moved = [0] * (1 << n)
+            for p, c in enumerate(counts):
+                moved[image[p]] += c
+            if tuple(moved) > key:
+                canonical = False
+                break
+        if canonical:
+            yield tuple(sum(1 << i for i, p in enumerate(cols) if p >> j & 1) for j in range(n))
+
+
+def _polynomial_value(coefficients: list[Fraction], u: Fraction) -> Fraction:
+    value = Fraction(0)
+    for c in reversed(coefficients):
+        value = value * u + c
+    return value
+
+
+@kind("threshold-polynomial", "m", "length", "coefficients", "symmetry")
+def _threshold_polynomial(data: dict) -> str:
+    """Rank one with the readout ``sum_{t<=|q|} g(h(S_t))`` is exact on every sequence of one length.
+
+    Head: ``phi = psi = 1`` (feature rank one) with one-hot values, so
+    ``h(X)`` is the empirical distribution, ``h(x) = #{j : x_j = x} / n``.
+    Readout: ``P_q(h) = sum_{t=1}^{|q|} g(h(S_t))`` with ``S_t = {x : <x,q> < t}``
+    and ``g(u) = sum_i c_i u^i`` (``coefficients``, constant first): a
+    polynomial of degree ``len(c) - 1`` in h.  Proves ``P_q(h(X)) = T(X)``
+    exactly for every X of length ``length`` over ``{0,1}^m``.  With symmetry
+    "coordinates-and-context" one tuple per orbit of coordinate x context
+    permutations is evaluated: the readout is built from ``|q|`` and ``<x,q>``
+    only (invariant under coordinate permutations) and h from the multiset of
+    tokens (invariant under context permutations).  "none" evaluates all.
+    """
+    m = _int(data["m"], "m", 1, 64)
+    n = _int(data["length"], "length", 1, 6)
+    c = [rational(v) for v in data["coefficients"]]
+    _require(len(c) >= 1, "coefficients must not be empty")
+    symmetry = data["symmetry"]
+    _require(symmetry in ("coordinates-and-context", "none"), f"unknown symmetry {symmetry!r}")
+    _require(symmetry != "none" or m <= 8, "symmetry 'none' enumerates 2^(m n) sequences: m <= 8")
+    # (D+1) h(S_t) = k is an integer count of positions, so g is only read at k/n
+    g_at = [_polynomial_value(c, Fraction(k, n)) for k in range(n + 1)]
+    sequences = _context_orbits(m, n) if symmetry != "none" else product(range(1 << m), repeat=n)
+    count = 0
+    for seq in sequences:
+        q = seq[-1]
+        scores = [(x & q).bit_count() for x in seq]
+        y = sum((g_at[sum(1 for s in scores if s < t)] for t in range(1, q.bit_count() + 1)), Fraction(0))
+        _require(y == min(scores), f"sequence {list(seq)} (m={m}): readout {y} != T = {min(scores)}")
+        count += 1
+    return (f"rank one, readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} "
+            f"at m={m} ({count} tuples, symmetry {symmetry})")
+
 
 
 # ------------------------------------------- paper S: approximation rank

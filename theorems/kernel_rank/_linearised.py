@@ -1,0 +1,265 @@
+"""The linearised rank-one problem of paper K, and its kernel-row relatives, as exact LPs.
+
+Rank one at exact length n.  A head ``kappa(q, x) = phi(q) psi(x)`` (``phi, psi >= 0``,
+``kappa(q, q) > 0``) with readout table ``U`` outputs
+``y(X) = sum_j psi(x_j) U[q, x_j] / sum_j psi(x_j)`` on ``X = (x_1, ..., x_n)``, query
+``q = x_n`` (``phi(q)`` cancels).  Substituting ``P[q, x] = psi(x) U[q, x]`` and
+multiplying by the positive denominator, "error < 1/2 on X" is the pair of rows
+
+    lo:  sum_j P[q, x_j] - (T(X) - 1/2) sum_j psi(x_j) > 0,
+    hi:  (T(X) + 1/2) sum_j psi(x_j) - sum_j P[q, x_j] > 0,
+
+linear, homogeneous and strict in ``(psi, P)``, with ``psi >= 0``.  Every head gives a
+solution; conversely a solution gives a head: the rows are strict, so raising every
+``psi(x)`` by a small ``eps > 0`` (P fixed) keeps them, and then ``U = P / psi``.  Without
+positions the rows depend on the context only through its multiset, so one row pair per
+(query, context multiset).  With positions (``psi_j``, ``U_j`` per position j, the query
+last and only the final position scored) the unknowns carry the position and the rows
+range over ordered sequences.
+
+Orbit-type reduction.  The single-head problem is convex (open half-spaces and
+``psi >= 0``) and the coordinate permutations of ``{0,1}^m`` permute its rows, so they map
+the solution set to itself; averaging a solution over the group gives a solution that is
+invariant: ``psi`` depends on ``|x|`` only and ``P`` on ``(|q|, |x|, <q,x>)`` only.  So the
+problem is feasible iff its reduced form (unknowns ``psi_v``, ``P_{w,v,s}``; one row pair
+per query weight w and multiset, or tuple with positions, of context types ``(v, s)``) is
+feasible — polynomial instead of exponential in m.  This is valid for ONE head, where the
+problem is convex; for a joint search over several heads the problem is not convex, and
+averaging is a restriction, not without loss of generality.
+
+Kernel rows.  For a fixed query q, the row ``K[q, .]`` and ``U[q, .]`` solve the sequences
+with query q iff the same rows hold with ``psi`` replaced by ``K[q, .]``: linear in
+``(K[q, .], P)`` when the row is free (``K[q,x] >= 0`` each) or a nonnegative combination
+of fixed features (the family ``a(q) + sum_i b_i(q) (1 - x_i)``).
+
+Everything is decided by :func:`solvers.lp.decide`: an exact point, or an exact Motzkin
+certificate keyed by row index, which :func:`certificate_rows` turns into the labelled
+data the trusted checker reads (it rebuilds the rows itself).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations_with_replacement, product
+
+from solvers import lp
+from theorems import attention as att
+
+HALF = Fraction(1, 2)
+
+
+@dataclass
+class Problem:
+    """A linear system with its unknowns and rows named.
+
+    ``labels[i]`` names row i: ``("seq", side, sequence)`` (tokens or types, query last),
+    ``("nonneg", position, key)`` or ``("order", z)``.
+    """
+
+    system: lp.LinearSystem
+    index: dict = field(default_factory=dict)  # unknown key -> column
+    labels: list = field(default_factory=list)
+
+    def decide(self, budget: float | None = None):
+        return lp.decide(self.system, budget)
+
+    def value(self, point, key) -> Fraction:
+        return point[self.index[key]] if key in self.index else Fraction(0)
+
+
+def _builder(keys) -> Problem:
+    keys = list(dict.fromkeys(keys))
+    return Problem(lp.LinearSystem(len(keys)), {k: i for i, k in enumerate(keys)}, [])
+
+
+def _add_sequence(problem: Problem, terms, target: int, label) -> None:
+    """Both rows of one sequence; ``terms`` = per position ``(denominator key, numerator key)``."""
+    for side in ("lo", "hi"):
+        sign, level = (1, target - HALF) if side == "lo" else (-1, target + HALF)
+        coefs: dict[int, Fraction] = {}
+        for d_key, p_key in terms:
+            for key, c in ((p_key, sign), (d_key, -sign * level)):
+                coefs[problem.index[key]] = coefs.get(problem.index[key], 0) + c
+        problem.system.add(coefs, ">", 0)
+        problem.labels.append(("seq", side, label))
+
+
+def sequences(tokens, queries, n: int, positions: bool):
+    """Sequences of exact length n, query last: context multisets, or tuples with positions."""
+    contexts = product(tokens, repeat=n - 1) if positions else combinations_with_replacement(tokens, n - 1)
+    contexts = list(contexts)
+    for q in queries:
+        for context in contexts:
+            yield tuple(context) + (q,)
+
+
+def rank_one(m: int, n: int, tokens=None, queries=None, positions: bool = False, poll=lambda: None) -> Problem:
+    """The linearised rank-one problem at exact length n over the given tokens (default all).
+
+    Restricting the tokens keeps only some rows (and the unknowns they use): an
+    infeasible restriction refutes the whole problem, which is how small certificates
+    are found.
+    """
+    tokens = list(range(1 << m)) if tokens is None else list(tokens)
+    queries = tokens if queries is None else list(queries)
+    pos = range(1, n + 1) if positions else [0]
+    keys = [("psi", j, x) for j in pos for x in tokens]
+    keys += [("P", j, q, x) for j in pos for q in queries for x in tokens]
+    problem = _builder(keys)
+    for count, seq in enumerate(sequences(tokens, queries, n, positions)):
+        if count % 2048 == 0:
+            poll()
+        q = seq[-1]
+        terms = [(("psi", j if positions else 0, x), ("P", j if positions else 0, q, x)) for j, x in enumerate(seq, 1)]
+        _add_sequence(problem, terms, att.min_ip_target(seq), seq)
+    for j in pos:
+        for x in tokens:
+            problem.system.add({problem.index[("psi", j, x)]: 1}, ">=", 0)
+            problem.labels.append(("nonneg", j, x))
+    return problem
+
+
+def realisable_types(m: int, w: int):
+    """Context types ``(v, s) = (|x|, <x,q>)`` realisable with ``|q| = w`` in ``{0,1}^m``."""
+    return [(v, s) for s in range(w + 1) for v in range(s, s + m - w + 1)]
+
+
+def reduced_rank_one(m: int, n: int, positions: bool = False, poll=lambda: None) -> Problem:
+    """The orbit-type reduced rank-one problem (module docstring): feasible iff the full one is."""
+    pos = range(1, n + 1) if positions else [0]
+    keys = [("psi", j, v) for j in pos for v in range(m + 1)]
+    keys += [("P", j, w, v, s) for j in pos for w in range(m + 1) for v, s in realisable_types(m, w)]
+    problem = _builder(keys)
+    count = 0
+    for w in range(m + 1):
+        types = realisable_types(m, w)
+        contexts = product(types, repeat=n - 1) if positions else combinations_with_replacement(types, n - 1)
+        for context in contexts:
+            count += 1
+            if count % 2048 == 0:
+                poll()
+            full = tuple(context) + ((w, w),)
+            terms = [(("psi", j if positions else 0, v), ("P", j if positions else 0, w, v, s)) for j, (v, s) in enumerate(full, 1)]
+            _add_sequence(problem, terms, min(s for _, s in full), (w, tuple(context)))
+    for j in pos:
+        for v in range(m + 1):
+            problem.system.add({problem.index[("psi", j, v)]: 1}, ">=", 0)
+            problem.labels.append(("nonneg", j, v))
+    return problem
+
+
+def reduced_size(m: int, n: int, positions: bool = False) -> int:
+    """Number of rows of :func:`reduced_rank_one` (for cost estimates)."""
+    from math import comb
+
+    total = 0
+    for w in range(m + 1):
+        k = (w + 1) * (m - w + 1)
+        total += k ** (n - 1) if positions else comb(k + n - 2, n - 1)
+    return 2 * total
+
+
+def kernel_row(m: int, q: int, n: int, family: str = "free", tokens=None, order=()) -> Problem:
+    """One query's row: unknowns ``K[q, .]`` (``family="free"``) or ``a, b_1..b_m``
+    (``"affine-complement"``: ``K[q,x] = a + sum_i b_i (1 - x_i)``) and ``P[x]``; rows for every
+    context multiset of the tokens (query appended); ``order`` adds ``K[q,q] >= K[q,z]``."""
+    tokens = list(range(1 << m)) if tokens is None else list(tokens)
+    if q not in tokens:
+        tokens.append(q)
+    feats = [("K", x) for x in tokens] if family == "free" else [("phi", i) for i in range(m + 1)]
+    problem = _builder(feats + [("P", x) for x in tokens])
+
+    def entry(x):
+        if family == "free":
+            return {("K", x): Fraction(1)}
+        return {("phi", 0): Fraction(1)} | {("phi", i + 1): Fraction(1) for i in range(m) if not x >> i & 1}
+
+    for context in combinations_with_replacement(tokens, n - 1):
+        seq = tuple(context) + (q,)
+        target = att.min_ip_target(seq)
+        for side in ("lo", "hi"):
+            sign, level = (1, target - HALF) if side == "lo" else (-1, target + HALF)
+            coefs: dict[int, Fraction] = {}
+            for x in seq:
+                i = problem.index[("P", x)]
+                coefs[i] = coefs.get(i, 0) + sign
+                for key, e in entry(x).items():
+                    coefs[problem.index[key]] = coefs.get(problem.index[key], 0) - sign * level * e
+            problem.system.add(coefs, ">", 0)
+            problem.labels.append(("seq", side, context))
+    for key in feats:
+        problem.system.add({problem.index[key]: 1}, ">=", 0)
+        problem.labels.append(("nonneg", None, att.bits(key[1], m) if family == "free" else key[1]))
+    for z in order:
+        coefs = {}
+        for key, e in entry(q).items():
+            coefs[problem.index[key]] = coefs.get(problem.index[key], 0) + e
+        for key, e in entry(z).items():
+            coefs[problem.index[key]] = coefs.get(problem.index[key], 0) - e
+        problem.system.add(coefs, ">=", 0)
+        problem.labels.append(("order", z))
+    return problem
+
+
+# ------------------------------------------------------------ certificates
+
+
+def certificate_rows(problem: Problem, multipliers: dict, m: int, reduced: bool = False):
+    """The labelled data of an exact certificate: ``(rows, nonnegative, order)``.
+
+    Tokens become bit strings (coordinate 1 first); reduced rows carry ``w`` and the
+    context types.  Only rows with a nonzero multiplier are kept.
+    """
+    rows, nonneg, order = [], [], []
+    for i, y in sorted(multipliers.items()):
+        if not y:
+            continue
+        label = problem.labels[i]
+        if label[0] == "seq" and reduced:
+            w, context = label[2]
+            rows.append([label[1], y, w, [list(t) for t in context]])
+        elif label[0] == "seq":
+            rows.append([label[1], y, [att.bits(x, m) for x in label[2]]])
+        elif label[0] == "nonneg":
+            _, j, key = label
+            nonneg.append([key, y] if j is None else [j, key if reduced else att.bits(key, m), y])
+        else:
+            order.append([att.bits(label[1], m), y])
+    return rows, nonneg, order
+
+
+def rank_one_witness(problem: Problem, point, tokens, n: int, positions: bool = False):
+    """``(psi, U)`` from an exact solution: ``psi`` raised by a small eps where it is 0, ``U = P/psi``.
+
+    ``psi`` is a dict (position, token) -> value and ``U`` a dict (position, q, x) -> value;
+    position 0 when ``positions`` is false.
+    """
+    pos = range(1, n + 1) if positions else [0]
+    base = {(j, x): problem.value(point, ("psi", j, x)) for j in pos for x in tokens}
+    P = {(j, q, x): problem.value(point, ("P", j, q, x)) for j in pos for q in tokens for x in tokens}
+    eps = max(base.values()) or Fraction(1)
+    while True:
+        psi = {k: v if v > 0 else eps for k, v in base.items()}
+        U = {(j, q, x): P[j, q, x] / psi[j, x] for (j, q, x) in P}
+        if all(v > 0 for v in base.values()) or _solves(psi, U, tokens, n, positions):
+            return psi, U
+        eps /= 2
+
+
+def _solves(psi, U, tokens, n, positions) -> bool:
+    return worst_error(psi, U, tokens, n, positions) < HALF
+
+
+def worst_error(psi, U, tokens, n: int, positions: bool = False, poll=lambda: None):
+    """The largest ``|y - T|`` over every sequence of exact length n of the tokens (exact)."""
+    worst = Fraction(0)
+    for count, seq in enumerate(sequences(tokens, tokens, n, positions)):
+        if count % 4096 == 0:
+            poll()
+        q = seq[-1]
+        target = att.min_ip_target(seq)
+        keys = [(j if positions else 0, x) for j, x in enumerate(seq, 1)]
+        num = sum((psi[k] * (U[k[0], q, k[1]] - target) for k in keys), Fraction(0))
+        worst = max(worst, abs(num / sum(psi[k] for k in keys)))
+    return worst

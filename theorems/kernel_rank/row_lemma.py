@@ -1,0 +1,105 @@
+"""The row lemma: a kernel row with error < 1/2 weights far tokens above the query.
+
+Lemma: let ``K[q, .] >= 0`` (``K[q, q] > 0``) and ``U[q, .]`` give error < 1/2 on the
+three sequences ``(q, q, q)``, ``(z, q, q)``, ``(z, z, q)``.  If ``<z, q> <= |q| - 2`` then
+``K[q, z] > K[q, q]``.
+
+Proof (a Motzkin combination).  Write ``w = |q|``, ``s = <z, q>``, ``d = w - s``, and
+``P_x = K[q,x] U[q,x]``.  Take the rows (linearised, see ``_linearised``)
+``lo(q,q,q)`` with weight 1, ``hi(z,q,q)`` with weight 2 and ``lo(z,z,q)`` with weight 1:
+the numerators cancel (``3 P_q - 2(P_z + 2 P_q) + (2 P_z + P_q) = 0``) and what remains is
+``2 K[q,z] - (3d - 4) K[q,q] > 0``.  Adding the negated conclusion
+``K[q,q] - K[q,z] >= 0`` twice and ``K[q,q] >= 0`` with weight ``3d - 6 >= 0`` gives
+``0 > 0``.  The identity is checked symbolically in (w, s), and the exact certificate of
+every case ``(w, s)`` with ``s <= w - 2 <= w_max - 2`` is found by the LP and re-checked.
+The rows depend on q and z only through ``(w, s)``, so a case covers every such pair.
+
+Alone the lemma cannot force exponential rank (a single row can satisfy it); it is the
+step that makes the far tokens heavy in paper K's argument.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from solvers import lp
+from theorems import attention as att
+from theorems.core import Claim, Parameter, Statement
+from theorems.kernel_rank import _linearised as lin
+
+_w, _s = sp.symbols("w s", integer=True, nonnegative=True)
+_Kq, _Kz, _Pq, _Pz = sp.symbols("K_qq K_qz P_q P_z")
+HALF = sp.Rational(1, 2)
+
+
+def symbolic_combination():
+    """The combination of the proof with symbolic (w, s): (residual, weights)."""
+    d = _w - _s
+    lo_qqq = 3 * _Pq - (_w - HALF) * 3 * _Kq
+    hi_zqq = (_s + HALF) * (_Kz + 2 * _Kq) - (_Pz + 2 * _Pq)
+    lo_zzq = (2 * _Pz + _Pq) - (_s - HALF) * (2 * _Kz + _Kq)
+    order = _Kq - _Kz
+    weights = {"lo(q,q,q)": 1, "hi(z,q,q)": 2, "lo(z,z,q)": 1, "K[q,q] - K[q,z] >= 0": 2, "K[q,q] >= 0": 3 * d - 6}
+    residual = sp.expand(lo_qqq + 2 * hi_zqq + lo_zzq + 2 * order + (3 * d - 6) * _Kq)
+    return residual, weights
+
+
+def case(w: int, s: int):
+    """(problem, decision) for one case at m = w: q = 1^w, z = the first s ones of q."""
+    q, z = (1 << w) - 1, (1 << s) - 1
+    problem = lin.kernel_row(w, q, 3, "free", tokens=[z, q], order=[z])
+    return problem, problem.decide()
+
+
+class RowLemma(Claim):
+    id = "kernel_rank.row_lemma"
+    paper = "2608.11427"
+    sentence = "A kernel row with error below one half puts more weight on a token $z$ with $\\langle z,q\\rangle \\le |q|-2$ than on $q$."
+    title = "Row lemma: K[q,z] > K[q,q] when <z,q> <= |q| - 2"
+    expected = "verified"
+    established = "proved"
+    parameters = (Parameter("w_max", 10, 2, 40, "exact certificates for every |q| = w <= w_max and <z,q> <= w - 2"),)
+
+    def statement(self) -> Statement:
+        K, y, T = sp.Function("K"), sp.Function("y"), sp.Function("T")
+        q, z, X = sp.symbols("q z X")
+        return Statement(
+            hypotheses=(
+                (sp.Le(sp.Symbol("<z,q>"), sp.Symbol("|q|") - 2), "for every m, every query q and token z with <z,q> <= |q| - 2"),
+                (sp.Lt(sp.Abs(y(X) - T(X)), HALF), "a kernel row K[q,.] >= 0 with K[q,q] > 0 and a readout row U[q,.] with error < 1/2 on (q,q,q), (z,q,q), (z,z,q)"),
+            ),
+            conclusion=(sp.Gt(K(q, z), K(q, q)), "the row weights z strictly above q"),
+        )
+
+    def cost(self, point: dict) -> float:
+        return 0.1 + 0.012 * point["w_max"] ** 2
+
+    def witness(self, point: dict):
+        return symbolic_combination()
+
+    def run(self, point: dict, ev) -> None:
+        residual, weights = self.witness(point)
+        ev.fact("combination", {k: str(v) for k, v in weights.items()})
+        ev.fact("residual", str(residual))
+        if residual != 0:
+            ev.fail("the symbolic combination does not vanish", {"residual": str(residual)})
+        cases, example = [], None
+        for w in range(2, point["w_max"] + 1):
+            for s in range(0, w - 1):
+                ev.poll()
+                problem, decision = case(w, s)
+                if not isinstance(decision, lp.Infeasible):
+                    ev.fail(f"no exact certificate for |q| = {w}, <z,q> = {s}", {"w": w, "s": s, "decision": type(decision).__name__})
+                    continue
+                rows, nonneg, order = lin.certificate_rows(problem, decision.multipliers, w)
+                cases.append({"m": w, "query": att.bits((1 << w) - 1, w), "rows": rows, "nonnegative": nonneg, "order": order})
+                if (w, s) == (min(point["w_max"], 4), 0) or example is None:
+                    example = {"w": w, "s": s} | cases[-1]
+        ev.fact("cases", len(cases))
+        ev.fact("example_case", example)
+        ev.cover("cases", {"w": [2, point["w_max"]], "s": "0..w-2", "symbolic": "every w, s"})
+        ev.certify("kernel-row-infeasible", {"family": "free", "cases": cases})
+        ev.note(f"row lemma proved symbolically for every (|q|, <z,q>) and certified exactly for |q| <= {point['w_max']}")
+
+
+CLAIM = RowLemma()
