@@ -68,3 +68,33 @@ def test_invariance_of_the_softmax_tables():
     witness = att.softmax_witness(3, 4)
     _, _, U = witness.tables()
     assert orbits.invariant_under_coordinates(lambda q, x: (witness.kernel(q, x), U[q][x]), 3) is None
+
+
+def test_two_heads_with_affine_mixing_by_hand():
+    # head 1 attends uniformly, head 2 only to tokens with coordinate 0 set (plus a floor)
+    uniform = att.KernelHead.from_features(lambda q: (1,), lambda x: (1,), lambda x: (x & 1,))
+    picky = att.KernelHead.from_features(lambda q: (1, 1), lambda x: (x & 1, Fraction(1, 10)), lambda x: (x.bit_count(),))
+    readout = att.AffineReadout(a=lambda q: [(2,), (Fraction(1, 2),)], b=lambda q: -1)
+    layer = att.AttentionLayer((uniform, picky), readout)
+    assert layer.feature_rank == 3
+    seq = (0b01, 0b10, 0b11)
+    h1 = Fraction(2, 3)  # two of three tokens have coordinate 0 set
+    w = [Fraction(11, 10), Fraction(1, 10), Fraction(11, 10)]
+    h2 = (w[0] * 1 + w[1] * 1 + w[2] * 2) / sum(w)
+    assert layer(seq) == 2 * h1 + h2 / 2 - 1
+
+
+def test_position_dependent_head():
+    # position j weighs its token by j: later positions count more
+    head = att.KernelHead.from_features(
+        lambda j, q: (Fraction(1),), lambda j, x: (Fraction(j),), lambda j, x: (Fraction(x),), positional=True
+    )
+    assert head.attend((4, 1)) == ((1 * 4 + 2 * 1) / Fraction(3),)
+    assert head.attend((1, 4)) == ((1 * 1 + 2 * 4) / Fraction(3),)
+
+
+def test_polynomial_readout():
+    head = att.KernelHead.from_features(lambda q: (1,), lambda x: (1,), lambda x: (Fraction(int(x == 0)),))
+    square = att.PolynomialReadout(lambda q, hs: hs[0][0] ** 2, degree=2)
+    layer = att.AttentionLayer((head,), square)
+    assert layer((0, 0, 3)) == Fraction(4, 9)

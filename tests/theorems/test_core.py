@@ -55,3 +55,27 @@ def test_an_exhausted_budget_is_unknown_never_verified():
     outcome = _Slow().check({}, budget=0.05)
     assert outcome.status == "unknown"
     assert outcome.certificates == []
+
+
+def test_entry_point_claims_are_discovered(monkeypatch):
+    """A package exposing a Claim through the ``attnproof.claims`` group is registered."""
+    import importlib.metadata as md
+    import types
+
+    module = types.ModuleType("fake_claims")
+    module.CLAIM = _Slow()
+
+    class Entry:
+        name = "fake"
+
+        def load(self):
+            return module
+
+    real = md.entry_points
+    monkeypatch.setattr(md, "entry_points", lambda group=None, **kw: [Entry()] if group == core.ENTRY_POINT_GROUP else real(group=group, **kw))
+    monkeypatch.setattr(core, "_REGISTRY", {})
+    try:
+        assert "test.slow" in core.registry()
+        assert "kernel_rank.rank_one_short" in core.registry()
+    finally:
+        core._REGISTRY.clear()
