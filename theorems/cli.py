@@ -1,7 +1,8 @@
 """The ``attnproof`` command: list, check, verify, report, new.
 
-Exit status: 0 when every outcome matches its claim's expectation (``check``)
-or every certificate is accepted (``verify``); 1 otherwise; 2 for a usage
+Exit status: 0 when every outcome matches its claim's expectation (``check``,
+and ``report``, which writes its pages either way) or every certificate is
+accepted (``verify``); 1 otherwise; 2 for a usage
 error — an unknown claim, a parameter outside its range, or a request whose
 cost estimate exceeds the budget (refused before anything starts).
 """
@@ -199,6 +200,34 @@ def cmd_verify(args) -> int:
     return 0 if rejected == 0 else 1
 
 
+# ------------------------------------------------------------------ report
+
+DEFAULT_REPORT = os.path.join("reports", "site")
+
+
+def cmd_report(args) -> int:
+    """Write the proof report (HTML and Markdown) from the outcomes of the last check.
+
+    With no outcomes in ``--outcomes`` the default check runs first, into that folder.
+    """
+    from theorems import report
+
+    if not os.path.isfile(os.path.join(args.outcomes, "outcomes.json")):
+        print(f"no outcomes in {args.outcomes}: running the default check first", file=sys.stderr)
+        cmd_check(build_parser().parse_args(["check", "--out", args.outcomes]))
+    try:
+        written = report.build(args.outcomes, args.out)
+    except report.ReportError as exc:
+        raise UsageError(str(exc)) from None
+    loud = [e.id for e in written.entries if e.standing.loud]
+    points = sum(len(e.points) for e in written.entries)
+    print(f"report of {len(written.entries)} claim(s), {points} outcome(s) from {args.outcomes}: "
+          f"{os.path.join(args.out, 'index.html')} (Markdown: {os.path.join(args.out, 'index.md')})")
+    if loud:
+        print(f"not as expected: {', '.join(loud)}")
+    return 0 if written.as_expected else 1
+
+
 # -------------------------------------------------------------------- list
 
 
@@ -276,6 +305,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
     p.add_argument("--dir", default=".", help="folder to write NAME.py into (default: here)")
     p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("report", help="write the proof report (static HTML and Markdown) from the last check's outcomes")
+    p.add_argument("--out", default=DEFAULT_REPORT, metavar="DIR", help=f"where the report goes (default {DEFAULT_REPORT})")
+    p.add_argument("--outcomes", default=DEFAULT_OUT, metavar="DIR",
+                   help=f"the outcomes of a check (default {DEFAULT_OUT}); checked first if there are none")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("verify", help="re-check certificates (files, or folders searched for *.cert.json)")
     p.add_argument("paths", nargs="+", metavar="PATH")

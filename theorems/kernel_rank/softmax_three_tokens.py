@@ -28,9 +28,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from solvers import exact, orbits, symbolic
+from solvers import exact, lp, orbits, symbolic
 from theorems import attention as att
-from theorems.core import Claim, Parameter, ParameterError, Statement
+from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
 
 _m = sp.Symbol("m", integer=True, positive=True)
 _beta = sp.Symbol("beta", positive=True)
@@ -153,6 +153,7 @@ class SoftmaxThreeTokens(Claim):
 
         self._tables(point, ev)
         self._length_growth(point, ev)
+        self._any_readout(point, ev)
         self._kernel_rank(point, ev)
 
     # -- the pieces
@@ -211,6 +212,54 @@ class SoftmaxThreeTokens(Claim):
         ev.fact("solves_length_at_this_beta", solves)
         ev.fact("longest_length_solved", max((n for n, ok in solves.items() if ok), default=None))
 
+    def _any_readout(self, point: dict, ev) -> None:
+        """Even the best affine readout needs ``beta > ½ ln(n - 1 - 2/(n - 1))`` at length n (m >= 2).
+
+        Query ``q = 11``, ``z = 00`` (``<z, q> = |q| - 2``); weights ``K[q,z] = 1``,
+        ``K[q,q] = t = e^{-2 beta}``; the readout values ``U[q,q], U[q,z]`` are
+        free.  The sequences ``(q^n)``, ``(z, q^{n-1})``, ``(z^{n-1}, q)`` admit
+        no values once ``t >= (n-1)/((n-1)^2 - 2)`` — eliminating ``U[q,z]``
+        from the last two and using ``U[q,q] > |q| - 1/2`` from the first —
+        which is ``beta <= ½ ln(n - 1 - 2/(n - 1))``.  At that t (rational) the
+        LP engine finds the Motzkin certificate; just below it, values exist.
+        """
+        q, z = 0b11, 0b00
+        bounds, tight = {}, {}
+        for n in range(4, point["n_max"] + 1):
+            t = Fraction(n - 1, (n - 1) ** 2 - 2)
+            sequences = [(q,) * n, (z,) + (q,) * (n - 1), (z,) * (n - 1) + (q,)]
+            verdict, system = self._readout_lp({q: t, z: Fraction(1)}, sequences)
+            below, _ = self._readout_lp({q: t * Fraction(999, 1000), z: Fraction(1)}, sequences)
+            ev.poll()
+            if not isinstance(verdict, lp.Infeasible):
+                ev.fail(f"no certificate that length {n} needs beta > ½ ln(n-1-2/(n-1))", {"n": n, "lp": repr(verdict)})
+                continue
+            multipliers = [[verdict.multipliers.get(2 * k, 0), verdict.multipliers.get(2 * k + 1, 0)] for k in range(3)]
+            ev.certify("readout-infeasible", {
+                "m": 2, "query": att.bits(q, 2), "weights": {att.bits(z, 2): 1, att.bits(q, 2): t},
+                "sequences": [[att.bits(x, 2) for x in seq] for seq in sequences],
+                "multipliers": multipliers, "tolerance": att.HALF,
+            })
+            bounds[n] = str(sp.log(sp.Rational(n - 1) - sp.Rational(2, n - 1)) / 2)
+            tight[n] = isinstance(below, lp.Feasible)
+        ev.fact("any_readout_critical_beta_by_length", bounds)
+        ev.fact("any_readout_bound_tight_on_its_sequences", tight)
+
+    @staticmethod
+    def _readout_lp(weights: dict, sequences: list) -> tuple:
+        """Strict rows ``|sum K U / sum K - T| < 1/2`` in the unknowns ``U[q, x]``, decided exactly."""
+        tokens = sorted(weights)
+        index = {x: i for i, x in enumerate(tokens)}
+        system = lp.LinearSystem(len(tokens))
+        for seq in sequences:
+            target, total = att.min_ip_target(seq), sum(weights[x] for x in seq)
+            coefs: dict = {}
+            for x in seq:
+                coefs[index[x]] = coefs.get(index[x], 0) + weights[x]
+            system.add(coefs, ">", (target - att.HALF) * total)
+            system.add(coefs, "<", (target + att.HALF) * total)
+        return lp.decide(system), system
+
     def _kernel_rank(self, point: dict, ev) -> None:
         """rank of K[q,x] = b^{-<q,x>} is exactly 2^m (a Kronecker product of m rank-2 factors)."""
         m = point["m_rank"]
@@ -221,6 +270,74 @@ class SoftmaxThreeTokens(Claim):
             ev.fail(f"the softmax kernel has rank {len(rows)} < 2^{m}", {"m": m})
             return
         ev.certify("rank-lower", {"matrix": K, "rows": rows, "cols": cols, "prime": exact.DEFAULT_PRIME})
+
+
+    # -- figures for the report (floats for display only; the verdicts above are exact)
+
+    def plots(self, record: dict) -> list[Plot]:
+        """Worst length-3 error against beta, and the critical beta against the length n.
+
+        The error curve is computed here from the record's m, exactly at
+        ``beta = ln b`` for rational b (the worst over every gap pair
+        ``0 <= a <= c <= m`` above a minimal token, ``(a t^a + c t^c)/(1 + t^a + t^c)``
+        with ``t = 1/b``), then turned into floats to draw.
+        """
+        import math
+
+        params, facts = record.get("parameters") or {}, record.get("facts") or {}
+        m = int(params.get("m", 1))
+        top = min(m, 24)  # the terms decay like d b^-d: beyond 24 they cannot move the drawn maximum
+        bases = [Fraction(k, 4) for k in range(5, 49)]
+        errors = []
+        for b in bases:
+            # times p^c (b = p/q, t = q/p): integers, compared by cross-multiplying
+            p, q = b.numerator, b.denominator
+            pp, qq = [p**d for d in range(top + 1)], [q**d for d in range(top + 1)]
+            best_n, best_d = 0, 1
+            for c in range(top + 1):
+                for a in range(c + 1):
+                    num = a * qq[a] * pp[c - a] + c * qq[c]
+                    den = pp[c] + qq[a] * pp[c - a] + qq[c]
+                    if num * best_d > best_n * den:
+                        best_n, best_d = num, den
+            errors.append(Fraction(best_n, best_d))
+        betas = tuple(math.log(b) for b in bases)
+        base = Fraction(str(params.get("base", 4)))
+        series = [
+            (f"worst error over every input with m <= {top}", betas, tuple(float(e) for e in errors)),
+            ("1/2 (the task's tolerance)", (betas[0], betas[-1]), (0.5, 0.5)),
+        ]
+        threshold = [v for k, v in sorted(facts.get("critical_beta", {}).items()) if isinstance(v, str)]
+        if threshold:
+            critical = float(sp.sympify(threshold[-1]).evalf(17))
+            series.append((f"beta*(m) = {threshold[-1]}", (critical, critical), (0.0, 1.0)))
+        if "worst_error" in facts:
+            series.append((f"this run: beta = ln {base}, worst error {facts['worst_error']}",
+                           (math.log(base),), (float(Fraction(str(facts["worst_error"]))),)))
+        figures = [Plot(
+            name="error-against-temperature",
+            title=f"three tokens: worst error against beta (m = {m})",
+            xlabel="temperature beta = ln b (dimensionless)",
+            ylabel="worst |y(X) - T(X)| at length 3",
+            series=tuple(series),
+            note="exact at each beta = ln(k/4), drawn as floats; below 1/2 the head solves the task",
+        )]
+        by_length = facts.get("critical_beta_by_length") or {}
+        if by_length:
+            ns = sorted(int(n) for n in by_length)
+            figures.append(Plot(
+                name="critical-beta-by-length",
+                title=f"critical temperature against the length n (m = {m})",
+                xlabel="sequence length n",
+                ylabel="beta*(n) (dimensionless)",
+                series=(
+                    ("beta*(n) = max_d ln((n-1)(2d-1))/d", tuple(ns),
+                     tuple(float(sp.sympify(by_length[str(n)]).evalf(17)) for n in ns)),
+                    ("ln(n - 1)", tuple(ns), tuple(math.log(n - 1) for n in ns)),
+                ),
+                note="constant in m, growing like log n",
+            ))
+        return figures
 
 
 CLAIM = SoftmaxThreeTokens()

@@ -1,0 +1,139 @@
+"""The proof report: a static site (and the same content as Markdown) from the outcomes of a check.
+
+``build(outcomes, out)`` reads what ``attnproof check`` wrote into
+``outcomes`` (``outcomes.json``, each point's ``outcome.json`` and
+certificates) and writes into ``out``:
+
+* ``index.html`` / ``index.md`` — the dashboard: every registered claim, what
+  the paper states beside what was established, the dependency graph;
+* ``claims/<id>.html`` / ``.md`` — a page per claim: sentence, reading,
+  statement, each outcome with coverage, witness, certificates (with the
+  command that re-checks each), facts and plots;
+* ``assets/`` — the stylesheet, the graph as SVG, the plots as SVG;
+* ``data/`` — a copy of the outcome records and certificates, so the report
+  is self-contained: ``attnproof verify data`` run inside it re-checks all.
+
+No script, no font, no network: the pages open from disk.  The output is a
+function of the outcomes and the installed claims only (no clock, sorted
+keys, reproducible plots), so two reports of the same outcomes are
+byte-identical and can be diffed between versions.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+
+from solvers.certificates import write_atomic
+from theorems.core import Claim, Plot, registry
+from theorems.report import model, plots
+
+MARKER = ".attnproof-report"
+
+
+class ReportError(ValueError):
+    """The report cannot be written (no outcomes, or an output folder that is not a report)."""
+
+
+@dataclass
+class Figure:
+    plot: Plot
+    path: str  # relative to the report root, '/'-separated
+    svg: bytes
+
+
+@dataclass
+class Report:
+    entries: list[model.Entry]
+    orphans: list[model.Point]
+    figures: dict[str, list[Figure]] = field(default_factory=dict)  # by point folder
+    plot_errors: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def as_expected(self) -> bool:
+        return all(p.as_expected for e in self.entries for p in e.points) and not any(
+            e.standing.loud for e in self.entries)
+
+
+def assemble(outcomes: str, claims: dict[str, Claim] | None = None) -> Report:
+    """Read the outcomes and draw the figures; nothing is written yet."""
+    if not os.path.isfile(os.path.join(outcomes, "outcomes.json")):
+        raise ReportError(f"no outcomes in {outcomes} (run attnproof check first)")
+    claims = registry() if claims is None else claims
+    entries, orphans = model.collect(outcomes, claims)
+    report = Report(entries, orphans)
+    for entry in entries:
+        for point in entry.points:
+            found: list[Plot] = []
+            try:
+                found += list(entry.claim.plots(point.record))
+            except Exception as exc:  # a broken figure must not hide the verdicts
+                report.plot_errors[point.folder] = f"{type(exc).__name__}: {exc}"
+            if not found:  # the claim draws nothing itself: draw its tables of numbers
+                found += plots.tables(point.record, model.point_text(point.record.get("parameters") or {}))
+            figures = []
+            for plot in found:
+                path = f"assets/plots/{entry.id}/{model.safe(point.slug)}-{model.safe(plot.name)}.svg"
+                figures.append(Figure(plot, path, plots.draw(plot)))
+            report.figures[point.folder] = figures
+    return report
+
+
+def render(report: Report) -> dict[str, bytes]:
+    """Every file of the site and its Markdown copy, by relative path."""
+    from theorems.report import markdown, site
+
+    files = site.render(report) | markdown.render(report)
+    for figures in report.figures.values():
+        for figure in figures:
+            files[figure.path] = figure.svg
+    return files
+
+
+def data_files(outcomes: str, report: Report) -> dict[str, str]:
+    """The outcome records and certificates to copy into ``data/``: ``{relative path: source}``."""
+    files = {"data/outcomes.json": os.path.join(outcomes, "outcomes.json")}
+    for point in [p for e in report.entries for p in e.points] + report.orphans:
+        record = os.path.join(outcomes, *point.folder.split("/"), "outcome.json")
+        if os.path.isfile(record):
+            files[f"data/{point.folder}/outcome.json"] = record
+        for cert in point.certificates:
+            if os.path.isfile(cert.source):
+                files[cert.relpath] = cert.source
+    return files
+
+
+def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None) -> Report:
+    """Write the report for ``outcomes`` into ``out``, replacing a previous report there.
+
+    The report is staged beside ``out`` and swapped in, so a reader never sees
+    half a report.  ``out`` must be absent, empty, or a previous report.
+    """
+    if os.path.exists(out) and (not os.path.isdir(out) or (os.listdir(out) and not os.path.exists(os.path.join(out, MARKER)))):
+        raise ReportError(f"{out} exists and is not a report folder; choose another --out")
+    report = assemble(outcomes, claims)
+    files = render(report)
+    parent = os.path.dirname(os.path.abspath(out))
+    os.makedirs(parent, exist_ok=True)
+    stage = tempfile.mkdtemp(prefix=".attnproof-report-", dir=parent)
+    try:
+        for rel, content in sorted(files.items()):
+            write_atomic(os.path.join(stage, *rel.split("/")), content.decode("utf-8"))
+        for rel, source in sorted(data_files(outcomes, report).items()):
+            target = os.path.join(stage, *rel.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(source, target)
+        write_atomic(os.path.join(stage, MARKER), "written by attnproof report; the folder is replaced by the next report\n")
+        if os.path.exists(out):
+            trash = tempfile.mkdtemp(prefix=".attnproof-old-", dir=parent)
+            os.replace(out, os.path.join(trash, "old"))
+            os.replace(stage, out)
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            os.replace(stage, out)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return report
