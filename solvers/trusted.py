@@ -300,6 +300,45 @@ def _rank_upper(data: dict) -> str:
     return f"rank <= {k} (exact factorisation of a {len(A)} x {len(A[0])} matrix)"
 
 
+# ---------------------------------------------- fixed kernel rows (readout only)
+
+
+@kind("readout-infeasible", "m", "query", "weights", "sequences", "multipliers", "tolerance")
+def _readout_infeasible(data: dict) -> str:
+    """For ONE fixed kernel row, no readout values make the head solve these sequences.
+
+    ``weights`` gives ``K[q, x] > 0`` for the tokens used (bit strings); the
+    readout values ``U[q, x]`` are the unknowns.  Each sequence (query last)
+    gives, after multiplying by its positive denominator, the strict rows
+    ``sum_j K_j U_j > (T - tol) sum_j K_j`` ("lo") and
+    ``-sum_j K_j U_j > -(T + tol) sum_j K_j`` ("hi"); ``multipliers`` holds
+    ``[y_lo, y_hi]`` per sequence, a Motzkin combination the checker verifies.
+    Every affine readout of any values is such a U, so none solves them.
+    """
+    m = _int(data["m"], "m", 1, 64)
+    q = _token(data["query"], m)
+    weights = {_token(x, m): rational(k) for x, k in data["weights"].items()}
+    _require(all(k > 0 for k in weights.values()), "weights must be positive")
+    tolerance = rational(data["tolerance"])
+    _require(len(data["sequences"]) == len(data["multipliers"]), "one pair of multipliers per sequence")
+    rows, ys = [], []
+    for seq_text, pair in zip(data["sequences"], data["multipliers"]):
+        seq = [_token(x, m) for x in seq_text]
+        _require(seq and seq[-1] == q, f"sequence {seq_text} must end with the query {data['query']}")
+        _require(all(x in weights for x in seq), f"sequence {seq_text} uses a token without a weight")
+        target = min((x & q).bit_count() for x in seq)
+        total = sum(weights[x] for x in seq)
+        coefs: dict = {}
+        for x in seq:
+            coefs[x] = coefs.get(x, 0) + weights[x]
+        rows.append((coefs, ">", (target - tolerance) * total))
+        rows.append(({x: -c for x, c in coefs.items()}, ">", -(target + tolerance) * total))
+        _require(isinstance(pair, list) and len(pair) == 2, "multipliers come in pairs [y_lo, y_hi]")
+        ys += [rational(y) for y in pair]
+    _motzkin_refutes(rows, ys, f"readout rows of query {data['query']}")
+    return f"no readout solves {len(rows) // 2} sequences for the fixed kernel row of q={data['query']} (m={m})"
+
+
 # ------------------------------------------- paper K: linear feasibility (LP)
 #
 # Shared by every LP kind: `_motzkin_refutes(rows, multipliers)` checks a Motzkin
@@ -547,6 +586,149 @@ def _kernel_row_infeasible(data: dict) -> str:
     return f"{len(seen)} kernel row case(s) refuted ({family} family; m in {ms}; lengths {n})"
 
 
+# ---- paper K: linear feasibility (LP) — several heads (K4)
+#
+# H tokenwise heads, head h with kernel K_h = phi_h psi_h^T and readout table U_h (one-hot
+# values, the mixing a_h(q) and the bias b(q) folded into U_h): the output at the final
+# position is  y(X) = sum_h sum_j K_h[q,x_j] U_h[q,x_j] / sum_j K_h[q,x_j].
+
+
+def _alphabet(raw, m: int) -> list[int]:
+    """``"all"`` (every token of {0,1}^m, in numeric order) or a list of distinct bit strings."""
+    if raw == "all":
+        return list(range(1 << m))
+    _require(isinstance(raw, list) and raw, "alphabet must be \"all\" or a nonempty list of tokens")
+    tokens = [_token(t, m) for t in raw]
+    _require(len(set(tokens)) == len(tokens), "alphabet tokens must be distinct")
+    return tokens
+
+
+@kind("multi-head-exhaustive", "m", "lengths", "alphabet", "heads", "target", "tolerance", "symmetry")
+def _multi_head_exhaustive(data: dict) -> str:
+    """H kernel heads given by tables, mixed affinely, solve every sequence over the alphabet.
+
+    Data: ``m``; ``lengths``; ``alphabet`` (``"all"`` or a list of tokens as bit strings;
+    tables are indexed by alphabet position); ``heads``: a list of ``{phi, psi, readout}``
+    with ``phi_h, psi_h >= 0`` (N x r_h), so ``K_h = phi_h psi_h^T`` has feature rank
+    <= r_h, ``K_h[q,q] > 0``, and ``readout`` ``U_h`` (N x N); the output is
+    ``y = sum_h sum_j K_h[q,x_j] U_h[q,x_j] / sum_j K_h[q,x_j]`` (affine mixing
+    ``sum_h <a_h(q), h_h> + b(q)`` with one-hot values ``v_h(x) = e_x`` realises every
+    ``U_h``).  ``symmetry``: ``"none"`` (every tuple) or ``"context"`` (one sequence per
+    multiset of the n-1 context tokens, the query last: each head's numerator and
+    denominator are sums over positions, so y is a symmetric function of the context).
+    Proves ``|y - T| < tolerance`` on every sequence of each length over the alphabet.
+    """
+    m = _int(data["m"], "m", 1, 8)
+    tokens = _alphabet(data["alphabet"], m)
+    size = len(tokens)
+    lengths = [_int(n, "length", 1, 6) for n in data["lengths"]]
+    _require(data["target"] in TARGETS, f"unknown target {data['target']!r}")
+    tolerance = rational(data["tolerance"])
+    symmetry = data["symmetry"]
+    _require(symmetry in ("context", "none"), f"unknown symmetry {symmetry!r}")
+    heads = data["heads"]
+    _require(isinstance(heads, list) and 1 <= len(heads) <= 8, "heads must be a list of 1 to 8 heads")
+    kernels, readouts, ranks = [], [], []
+    for h, head in enumerate(heads):
+        _require(isinstance(head, dict) and set(head) == {"phi", "psi", "readout"}, f"head {h} reads exactly phi, psi, readout")
+        phi, psi = _matrix(head["phi"], f"phi_{h}", size), _matrix(head["psi"], f"psi_{h}", size)
+        _require(len(phi[0]) == len(psi[0]), f"head {h}: phi and psi must have one feature rank")
+        _require(all(v >= 0 for row in phi + psi for v in row), f"head {h}: feature maps must be nonnegative")
+        K = [[sum((a * b for a, b in zip(phi[i], psi[k])), Fraction(0)) for k in range(size)] for i in range(size)]
+        _require(all(K[i][i] > 0 for i in range(size)), f"head {h}: kappa(q, q) must be positive for every q")
+        kernels.append(K)
+        readouts.append(_matrix(head["readout"], f"readout_{h}", size, size))
+        ranks.append(len(phi[0]))
+    count, worst = 0, Fraction(0)
+    for n in lengths:
+        for qi in range(size):
+            q = tokens[qi]
+            contexts = combinations_with_replacement(range(size), n - 1) if symmetry == "context" else product(range(size), repeat=n - 1)
+            for context in contexts:
+                seq = context + (qi,)
+                target = min((tokens[i] & q).bit_count() for i in seq)
+                y = Fraction(0)
+                for K, U in zip(kernels, readouts):
+                    y += sum((K[qi][i] * U[qi][i] for i in seq), Fraction(0)) / sum((K[qi][i] for i in seq), Fraction(0))
+                error = abs(y - target)
+                _require(_within(error, tolerance), f"sequence {[tokens[i] for i in seq]} (m={m}): error {error} is not < {tolerance}")
+                worst = max(worst, error)
+                count += 1
+    where = f"every token of {{0,1}}^{m}" if data["alphabet"] == "all" else f"the {size} tokens {data['alphabet']}"
+    return (f"{len(heads)} heads of feature ranks {ranks} (total {sum(ranks)}) solve lengths {lengths} over {where}: "
+            f"{count} sequences ({symmetry} symmetry), worst error {worst}, {_bound(tolerance)}")
+
+
+def _box_row(H: int, query: int, corners, rest, sign: int):
+    """The box condition of one labelled box, as a linear form in the monomials of psi.
+
+    Positions 1..H+1 take ``corners[i][s_i]`` (s in {0,1}^{H+1}), then the tokens of
+    ``rest``, then the query.  With rank-one heads ``K_h[q,x] = phi_h(q) psi_h(x)`` the
+    product of the heads' denominators is ``prod_h phi_h(q) * D(s)``,
+    ``D(s) = prod_h sum_j psi_h(x_j(s))``, a sum of monomials
+    ``mu(u_1..u_H) = prod_h psi_h(u_h)``.  Returns the row
+    ``1/2 sum_s D(s) - sign * sum_s (-1)^{|s|} T(s) D(s) > 0`` in the unknowns mu.
+    """
+    coefs: dict = {}
+    for s in product((0, 1), repeat=H + 1):
+        seq = [corners[i][b] for i, b in enumerate(s)] + list(rest) + [query]
+        target = min((x & query).bit_count() for x in seq)
+        weight = _HALF - sign * (-1) ** sum(s) * target
+        if weight == 0:
+            continue
+        for choice in product(seq, repeat=H):  # one position per head: a monomial of D(s)
+            coefs[choice] = coefs.get(choice, 0) + weight
+    return coefs
+
+
+@kind("box-refutation", "m", "heads", "length", "boxes")
+def _box_refutation(data: dict) -> str:
+    """No H heads of feature rank one (any values, affine mixing) solve exact length n at m.
+
+    The box identity: with ``D = D_1 ... D_H`` (the heads' denominators), ``y D`` and
+    ``D`` are sums of products of at most H one-position terms, so their alternating
+    sums over a box ``{a_i, b_i}`` on H+1 positions (the other positions fixed) vanish.
+    Writing ``y = T + e`` with ``|e| < 1/2`` and ``D > 0`` gives, for sign = +-1,
+    ``1/2 sum_s D(s) - sign sum_s (-1)^{|s|} T(s) D(s) > 0`` — U eliminated.  For rank-one
+    heads this is linear in the monomials ``mu(u) = prod_h psi_h(u_h) >= 0`` after
+    dividing by ``prod_h phi_h(q) > 0`` (``_box_row``).  Data: ``heads`` H, ``length`` n
+    (>= H+2), ``boxes``: ``[multiplier, sign, query, [[a_1, b_1], ..., [a_{H+1}, b_{H+1}]],
+    [rest tokens]]`` (tokens as bit strings of length m, n - H - 2 rest tokens).  The
+    checker builds each row, combines with the multipliers (>= 0, some > 0) and requires
+    every monomial's coefficient to be <= 0: then ``mu >= 0`` rows close a Motzkin
+    combination, so no rank-one heads satisfy every box condition.  The rows depend on
+    the tokens only through inner products, so zero-padded tokens prove it for every m' >= m.
+    """
+    m = _int(data["m"], "m", 1, 64)
+    H = _int(data["heads"], "heads", 1, 4)
+    n = _int(data["length"], "length", H + 2, H + 6)
+    _require(isinstance(data["boxes"], list) and data["boxes"], "boxes must be a nonempty list")
+    rows, ys = [], []
+    for entry in data["boxes"]:
+        _require(isinstance(entry, list) and len(entry) == 5, "each box is [multiplier, sign, query, corners, rest]")
+        y, sign, query, corners, rest = entry
+        _require(sign in (1, -1), f"sign must be 1 or -1, got {sign!r}")
+        _require(isinstance(corners, list) and len(corners) == H + 1 and all(isinstance(c, list) and len(c) == 2 for c in corners),
+                 f"corners must list H+1 = {H + 1} pairs [a_i, b_i]")
+        _require(isinstance(rest, list) and len(rest) == n - H - 2, f"rest must hold n - H - 2 = {n - H - 2} tokens")
+        corners = [[_token(a, m), _token(b, m)] for a, b in corners]
+        rows.append((_box_row(H, _token(query, m), corners, [_token(t, m) for t in rest], sign), ">", Fraction(0)))
+        ys.append(_multiplier(y))
+    total: dict = {}
+    for (coefs, _, _), y in zip(rows, ys):
+        for key, c in coefs.items():
+            total[key] = total.get(key, 0) + y * c
+    positive = sorted(key for key, c in total.items() if c > 0)[:3]
+    _require(not positive, f"box-refutation: the combination leaves positive coefficients on the monomials {positive}")
+    # each remaining coefficient is <= 0: cancel it with the row mu >= 0
+    for key, c in total.items():
+        if c < 0:
+            rows.append(({key: Fraction(1)}, ">=", Fraction(0)))
+            ys.append(-c)
+    _motzkin_refutes(rows, ys, "box-refutation")
+    used = sum(1 for e in data["boxes"] if rational(e[0]))
+    return f"no {H} rank-one head(s) with affine mixing solve exact length {n} at any m >= {m}: {used} box condition(s) combine to a contradiction"
+
 
 # ------------------------------------------- paper K: constructions
 
@@ -623,6 +805,88 @@ def _threshold_polynomial(data: dict) -> str:
         count += 1
     return (f"rank one, readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} "
             f"at m={m} ({count} tuples, symmetry {symmetry})")
+
+
+def _poly(coefficients) -> "flint.fmpq_poly":
+    """A polynomial in rho from exact coefficients, constant first."""
+    return flint.fmpq_poly([flint.fmpq(v.numerator, v.denominator) for v in (rational(c) for c in coefficients)])
+
+
+def _sign_on_positive_reals(p) -> int:
+    """+1 or -1 when all coefficients of p share that sign (p != 0): then p has that sign at every rho > 0."""
+    coefficients = [c for c in p.coeffs() if c != 0]
+    _require(bool(coefficients), "a polynomial that should have a sign is zero")
+    if all(c > 0 for c in coefficients):
+        return 1
+    _require(all(c < 0 for c in coefficients), f"the sign of {p} on rho > 0 is not evident from its coefficients")
+    return -1
+
+
+def _extrapolation_constant(query: int, other: int, degree: int):
+    """``Lambda(rho) = sum_k |l_k(0)|`` for query ``query`` and the sequences ``(other^k, query^(n-k))``.
+
+    A rank-one head weighs token x by ``psi(x)`` (``phi(q) > 0`` cancels), so on
+    ``(other^k, query^(n-k))`` the output h puts mass ``pi_k = k rho / (k rho + n - k)``
+    on ``other`` and the rest on ``query``, ``rho = psi(other)/psi(query) > 0``.
+    ``l_k`` are the Lagrange basis polynomials of the nodes ``pi_1..pi_{n-1}``.
+    Returns (numerator, denominator) of Lambda as polynomials in rho, and the targets.
+    """
+    n = degree + 2
+    x = flint.fmpq_poly([0, 1])
+    N = {k: k * x for k in range(1, n)}  # pi_k = N_k / E_k
+    E = {k: k * x + (n - k) for k in range(1, n)}
+    targets = {}
+    for k in range(n):
+        seq = [other] * k + [query] * (n - k)
+        targets[k] = min((t & query).bit_count() for t in seq)
+    _require(all(targets[k] == targets[1] for k in range(1, n)), "the mixed sequences must share one target")
+    num, den = flint.fmpq_poly([0]), flint.fmpq_poly([1])
+    for k in range(1, n):
+        # l_k(0) = prod_{j != k} (0 - pi_j) / (pi_k - pi_j) = prod_j (-N_j E_k) / (N_k E_j - N_j E_k)
+        top, bottom = flint.fmpq_poly([1]), flint.fmpq_poly([1])
+        for j in range(1, n):
+            if j != k:
+                top *= -N[j] * E[k]
+                bottom *= N[k] * E[j] - N[j] * E[k]
+        sign = _sign_on_positive_reals(top) * _sign_on_positive_reals(bottom)
+        num, den = num * bottom + sign * top * den, den * bottom
+    return num, den, targets
+
+
+@kind("two-token-extrapolation", "m", "degree", "query", "other", "lambda")
+def _two_token_extrapolation(data: dict) -> str:
+    """No rank-one head with a degree-D readout has error < 1/2 on every sequence of length D + 2.
+
+    Tokens ``query`` (q) and ``other`` (z) in {0,1}^m; n = D + 2.  For query q the
+    sequences ``(z^k, q^(n-k))``, k = 0..n-1, give h on the segment between
+    e_q and e_z at ``pi_k`` (pi_0 = 0), so y = g(pi_k) for one polynomial g of
+    degree <= D (a degree-D readout restricted to a line).  Lagrange on the
+    D + 1 distinct nodes pi_1..pi_{D+1}: ``g(0) - T_1 = sum_k l_k(0) (g(pi_k) - T_1)``,
+    so error < 1/2 everywhere forces ``T_0 - T_1 - 1/2 < Lambda(rho)/2``.  The
+    checker builds Lambda itself (equal to the given ``lambda``,
+    numerator/denominator coefficients), proves it nondecreasing on rho > 0
+    (derivative numerator with coefficients >= 0) and ``Lambda(1) <= 2 (T_0 - T_1) - 1``:
+    so rho = psi(z)/psi(q) > 1.  The same for query z forces psi(q)/psi(z) > 1.
+    """
+    m = _int(data["m"], "m", 1, 4096)
+    degree = _int(data["degree"], "degree", 1, 12)
+    q, z = _int(data["query"], "query", 1, (1 << m) - 1), _int(data["other"], "other", 1, (1 << m) - 1)
+    _require(q != z, "the two tokens must differ")
+    given = data["lambda"]
+    _require(isinstance(given, dict) and set(given) == {"numerator", "denominator"}, "lambda must give numerator and denominator")
+    given_num, given_den = _poly(given["numerator"]), _poly(given["denominator"])
+    for a, b in ((q, z), (z, q)):
+        num, den, targets = _extrapolation_constant(a, b, degree)
+        if a == q:
+            _require(num * given_den == given_num * den, "the given Lambda differs from the one the nodes define")
+        _sign_on_positive_reals(den)
+        slope = num.derivative() * den - num * den.derivative()
+        _require(all(c >= 0 for c in slope.coeffs()), "Lambda is not evidently nondecreasing on rho > 0")
+        at_one = num(1) / den(1)
+        gap = targets[0] - targets[1]
+        _require(at_one <= 2 * gap - 1, f"Lambda(1) = {at_one} exceeds 2 (T_0 - T_1) - 1 = {2 * gap - 1}: no contradiction")
+    return (f"no rank-one head with a readout of degree {degree} solves length {degree + 2} at m={m} "
+            f"(tokens {q}, {z}; Lambda(1) = {at_one})")
 
 
 

@@ -71,3 +71,23 @@ def test_tampered_certificate_is_rejected():
 
     with pytest.raises(certificates.CertificateError):
         trusted.check(cert, SoftmaxThreeTokens().statement_hash())
+
+
+def test_any_readout_needs_beta_growing_like_half_log_n():
+    outcome = check()
+    bounds = outcome.facts["any_readout_critical_beta_by_length"]
+    assert bounds[4] == "log(7/3)/2" and bounds[8] == "log(47/7)/2"  # ½ ln(n - 1 - 2/(n - 1))
+    assert all(outcome.facts["any_readout_bound_tight_on_its_sequences"].values())
+    cert = next(c for c in outcome.certificates if c["kind"] == "readout-infeasible")
+    hash_ = SoftmaxThreeTokens().statement_hash()
+    assert "no readout solves 3 sequences" in trusted.check(cert, hash_)
+    # a lighter query weight (a larger beta) is not refuted by the same multipliers
+    import copy
+
+    import pytest
+
+    lighter = copy.deepcopy(cert)
+    t = Fraction(lighter["data"]["weights"]["11"])
+    lighter["data"]["weights"]["11"] = certificates.encode(t * Fraction(999, 1000))
+    with pytest.raises(certificates.CertificateError, match="no contradiction|must vanish"):
+        trusted.check(lighter, hash_)
