@@ -384,3 +384,32 @@ def sweep_scores(head: ScoreHead, m: int, n: int, poll=lambda: None, tolerance: 
             if sweep.failure is None and (num * tolerance.denominator >= tolerance.numerator * den if tolerance else num):
                 sweep.failure = (w, scores)
     return sweep
+
+
+# ------------------------------------------------- paper K: constructions
+
+
+@dataclass(frozen=True)
+class UniformOneHotHead:
+    """The rank-one head ``phi = psi = 1`` with one-hot values ``v(x) = e_x``, its output kept sparse.
+
+    Uniform weights make ``h(X)`` the empirical distribution of the tokens of X,
+    ``h(x) = #{j : x_j = x} / n``: the same vector as :class:`KernelHead` built
+    from these features, returned as a dict of its (at most n) nonzero entries
+    instead of 2^m dense ones.
+    """
+
+    rank: int = 1
+
+    def attend(self, sequence: Sequence[int]) -> dict[int, Fraction]:
+        counts: dict[int, int] = {}
+        for x in sequence:
+            counts[x] = counts.get(x, 0) + 1
+        n = len(sequence)
+        return {x: Fraction(c, n) for x, c in counts.items()}
+
+
+def uniform_one_hot_kernel_head(m: int) -> KernelHead:
+    """The dense twin of :class:`UniformOneHotHead` (2^m-dimensional one-hot values), for cross-checks."""
+    size = 1 << m
+    return KernelHead.from_features(lambda q: (1,), lambda x: (1,), lambda x: tuple(int(i == x) for i in range(size)))

@@ -1,0 +1,213 @@
+"""K7 — a degree-D polynomial readout does not let rank one solve exact length D + 2.
+
+Claim: for every ``D >= 1`` and every ``m >= 2^{D+1}``, no head of feature rank
+one with a query-dependent readout ``y = P_q(h)`` of degree ``<= D`` in h has
+error ``< 1/2`` on every sequence of exact length ``D + 2``.
+
+Argument (two tokens, extrapolation).  Take disjoint q, z with
+``|q| = |z| = 2^D``.  A rank-one head weighs a token x by ``psi(x) > 0``
+(``phi(q)`` cancels), so on ``(z^k, q^{D+2-k})`` the output h puts mass
+``pi_k = k rho / (k rho + D + 2 - k)`` on z, ``rho = psi(z)/psi(q)``, and the
+rest on q: y is ``g(pi_k)`` for one polynomial g of degree ``<= D``.  The targets
+are ``2^D`` at k = 0 and 0 for k >= 1.  Lagrange on the D + 1 nodes
+``pi_1 < ... < pi_{D+1}``: ``g(0) = sum_k l_k(0) g(pi_k)``, so
+``2^D - 1/2 < g(0) < Lambda(rho)/2`` with ``Lambda = sum_k |l_k(0)|``.
+``Lambda`` is increasing with ``Lambda(1) = 2^{D+1} - 1``, which forces
+``rho > 1``; the swapped query z forces ``1/rho > 1``.  Contradiction.
+
+Checks: Lambda symbolically for D = 1..D_max (sympy), its sign pattern,
+monotonicity and ``Lambda(1)``; a ``two-token-extrapolation`` certificate at
+``m = 2^{D+1}``, which the trusted checker rebuilds from the two tokens; and at
+D = 1 the six-row Gordan combination of the linearised affine problem, which
+must be the one of the three-token lower bound at m = 4 (query 0011, context
+1100 and the swap, weights 1, 2, 1 per query).  Open: the smallest failing m
+for D >= 2 (the construction needs m >= 2^{D+1}).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from solvers import symbolic
+from theorems import attention as att
+from theorems.core import Claim, Parameter, Statement
+
+_rho = sp.Symbol("rho", positive=True)
+_D = sp.Symbol("D", integer=True, positive=True)
+_m = sp.Symbol("m", integer=True, positive=True)
+_X, _q, _h = sp.symbols("X q h")
+
+
+def nodes(D: int, rho=_rho) -> list:
+    """``pi_k = k rho / (k rho + D + 2 - k)``, k = 1..D+1: the mass on z of ``(z^k, q^{D+2-k})``."""
+    n = D + 2
+    return [k * rho / (k * rho + n - k) for k in range(1, n)]
+
+
+def lagrange_at_zero(points: list) -> list:
+    """``l_k(0) = prod_{j != k} (0 - x_j) / (x_k - x_j)`` for the given nodes, simplified."""
+    out = []
+    for k, xk in enumerate(points):
+        value = sp.Integer(1)
+        for j, xj in enumerate(points):
+            if j != k:
+                value *= -xj / (xk - xj)
+        out.append(sp.factor(sp.cancel(value)))
+    return out
+
+
+def _vanishes(expr) -> bool:
+    """A rational function of rho is identically zero: its expanded numerator is 0."""
+    numerator, _ = sp.fraction(sp.together(expr))
+    return sp.expand(sp.expand(numerator).doit()) == 0
+
+
+def extrapolation_constant(D: int) -> dict:
+    """``Lambda(rho) = sum_k |l_k(0)|`` with its proof obligations, for one D.
+
+    Signs: ``pi_j - pi_k = (D+2)(j-k) rho / ((j rho + D+2-j)(k rho + D+2-k))``
+    (checked), so the nodes increase with k on rho > 0 and ``l_k(0)`` has the
+    sign ``(-1)^{k-1}`` (0 lies left of every node).
+    """
+    pts = nodes(D)
+    n = D + 2
+    difference_ok = all(
+        _vanishes((pts[j - 1] - pts[k - 1]) - n * (j - k) * _rho / ((j * _rho + n - j) * (k * _rho + n - k)))
+        for j in range(1, n) for k in range(1, j)
+    )
+    ells = lagrange_at_zero(pts)
+    lam = sp.factor(sp.cancel(sum(((-1) ** k) * ell for k, ell in enumerate(ells))))
+    num, den = sp.fraction(sp.cancel(lam))
+    slope = sp.expand(sp.diff(num, _rho) * den - num * sp.diff(den, _rho))
+    increasing = symbolic.positive_from(slope, _rho, 0) and symbolic.positive_from(den, _rho, 0)
+    at_one = lam.subs(_rho, 1)
+    # the Lagrange exactness g(0) = sum l_k(0) g(pi_k) for g = 1, pi, ..., pi^D (checked, not assumed)
+    exact = all(_vanishes(sp.Add(*(ell * p**d for ell, p in zip(ells, pts))) - (1 if d == 0 else 0)) for d in range(D + 1))
+    return {
+        "lambda": lam,
+        "numerator": num,
+        "denominator": den,
+        "at_one": at_one,
+        "node_differences": difference_ok,
+        "increasing": increasing,
+        "lagrange_exact": exact,
+    }
+
+
+def tokens(D: int) -> tuple[int, int, int]:
+    """``m = 2^{D+1}``, q = the last 2^D coordinates, z = the first 2^D (disjoint)."""
+    half = 1 << D
+    m = 2 * half
+    z = (1 << half) - 1
+    q = z << half
+    return m, q, z
+
+
+def affine_gordan(q: int, z: int) -> tuple[list, list, dict]:
+    """D = 1: the six rows of the linearised affine problem on ``(z^k, q^{3-k})`` and the swap.
+
+    Unknowns ``psi(x)`` and ``P[q', x] = psi(x) U[q', x]``; a row "lo" reads
+    ``sum_j (P[q', x_j] - (T - 1/2) psi(x_j)) > 0`` and "hi"
+    ``sum_j ((T + 1/2) psi(x_j) - P[q', x_j]) > 0``.  Weights and sides come from
+    Lagrange at rho = 1: the k = 0 row "lo" with weight 1, row k >= 1 with
+    weight ``|l_k(0)|`` on the side of the sign of ``l_k(0)``.  Returns the rows,
+    weights and the combined linear form (zero for a Gordan certificate).
+    """
+    ells = [sp.Rational(v) for v in (ell.subs(_rho, 1) for ell in lagrange_at_zero(nodes(1)))]
+    rows, weights, total = [], [], {}
+    for a, b in ((q, z), (z, q)):
+        for k, (side, weight) in enumerate([("lo", Fraction(1))] + [("hi" if e > 0 else "lo", Fraction(abs(e))) for e in ells]):
+            seq = (b,) * k + (a,) * (3 - k)
+            T = att.min_ip_target(seq)
+            form: dict = {}
+            for x in seq:
+                sgn = 1 if side == "lo" else -1
+                form[("P", a, x)] = form.get(("P", a, x), 0) + sgn
+                form[("psi", x)] = form.get(("psi", x), 0) - sgn * (T - sgn * Fraction(1, 2))
+            rows.append({"query": a, "sequence": seq, "side": side})
+            weights.append(weight)
+            for key, c in form.items():
+                total[key] = total.get(key, 0) + weight * c
+    return rows, weights, {k: v for k, v in total.items() if v != 0}
+
+
+class PolynomialReadoutLower(Claim):
+    id = "kernel_rank.polynomial_readout_lower"
+    paper = "2608.11427"
+    sentence = "A degree-$D$ polynomial readout does not rescue rank one at exact length $D+2$."
+    title = "Degree-D polynomial readout: rank one fails at exact length D+2 once m >= 2^(D+1)"
+    expected = "verified"
+    established = "verified"
+    uses = ("kernel_rank.polynomial_readout_upper",)
+    parameters = (
+        Parameter("D_max", 6, 1, 9, "degrees D = 1..D_max: Lambda symbolically and a certificate at m = 2^(D+1)"),
+    )
+
+    def statement(self) -> Statement:
+        y, T = sp.Function("y"), sp.Function("T")
+        return Statement(
+            hypotheses=(
+                (sp.Contains(_D, sp.Naturals), "for every degree D >= 1"),
+                (sp.Ge(_m, 2 ** (_D + 1)), "for every number of bits m >= 2^(D+1)"),
+                (sp.Eq(sp.Symbol("r"), 1), "every head of feature rank one, any values, any readout P_q of degree <= D in h"),
+            ),
+            conclusion=(
+                sp.Ge(sp.Max(sp.Abs(y(_X) - T(_X))), sp.Rational(1, 2)),
+                "some sequence X of exact length D + 2 has error >= 1/2",
+            ),
+        )
+
+    def cost(self, point: dict) -> float:
+        return sum(0.05 * D * D for D in range(1, point["D_max"] + 1)) + 0.5
+
+    def witness(self, point: dict) -> dict:
+        """The two tokens per degree: ``{D: (m, q, z)}``."""
+        return {D: tokens(D) for D in range(1, point["D_max"] + 1)}
+
+    def run(self, point: dict, ev) -> None:
+        lambdas = {}
+        for D, (m, q, z) in self.witness(point).items():
+            ev.poll()
+            found = extrapolation_constant(D)
+            lambdas[f"D={D}"] = str(found["lambda"])
+            target = 2 ** (D + 1) - 1
+            problems = [name for name in ("node_differences", "increasing", "lagrange_exact") if not found[name]]
+            if found["at_one"] != target:
+                problems.append(f"Lambda(1) = {found['at_one']} != {target}")
+            if problems:
+                ev.fail(f"the extrapolation argument fails at D = {D}: {', '.join(problems)}", {"D": D, "lambda": str(found["lambda"])})
+                continue
+            num = sp.Poly(found["numerator"], _rho).all_coeffs()[::-1]
+            den = sp.Poly(found["denominator"], _rho).all_coeffs()[::-1]
+            ev.certify("two-token-extrapolation", {
+                "m": m, "degree": D, "query": q, "other": z,
+                "lambda": {"numerator": [Fraction(str(c)) for c in num], "denominator": [Fraction(str(c)) for c in den]},
+            })
+            ev.cover(f"D={D}", {"m": m, "length": D + 2, "query": att.bits(q, m), "other": att.bits(z, m)})
+        ev.fact("lambda", lambdas)
+        ev.fact("lambda_at_one", {f"D={D}": 2 ** (D + 1) - 1 for D in range(1, point["D_max"] + 1)})
+
+        # D = 1 is the affine readout: the Gordan combination of the three-token lower bound at m = 4.
+        m, q, z = tokens(1)
+        rows, weights, total = affine_gordan(q, z)
+        described = {(att.bits(q, m), seq) for seq in (("1100",) * k + ("0011",) * (3 - k) for k in range(3))}
+        described |= {(att.bits(z, m), seq) for seq in (("0011",) * k + ("1100",) * (3 - k) for k in range(3))}
+        ours = {(att.bits(r["query"], m), tuple(att.bits(x, m) for x in r["sequence"])) for r in rows}
+        ev.fact("affine_gordan_m4", {
+            "rows": [{"query": att.bits(r["query"], m), "sequence": [att.bits(x, m) for x in r["sequence"]], "side": r["side"]} for r in rows],
+            "weights": weights,
+            "combination_is_zero": not total,
+            "same_rows_as_three_token_certificate": ours == described,
+        })
+        if total or ours != described:
+            ev.fail("at D = 1 the combination is not the six-row Gordan certificate of the three-token lower bound",
+                    {"residual": {str(k): v for k, v in total.items()}, "rows": sorted(ours)})
+        ev.note(
+            f"Lambda increasing with Lambda(1) = 2^(D+1) - 1 for D = 1..{point['D_max']}; certificates at m = 2^(D+1); "
+            "D = 1 agrees with the six-row Gordan certificate at m = 4; the smallest failing m for D >= 2 is open"
+        )
+
+
+CLAIM = PolynomialReadoutLower()
