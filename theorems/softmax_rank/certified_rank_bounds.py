@@ -92,6 +92,7 @@ class CertifiedRankBounds(Claim):
         if point["full"]:
             self._full_instance(points, m, L, rows_c, groups_c, F, G, point, ev)
         ev.cover("instance", {"n": point["n"], "copies": sum(m), "beta": beta, "epsilon": eps})
+        ev.note(f"{len(rows_c)} <= rank_eps <= {k} at beta = {beta}, eps = {eps} ({point['n']} distinct points, {sum(m)} with copies)")
 
     def _full_instance(self, points, m, L, rows, groups, F, G, point, ev) -> None:
         """The same bounds on the full instance, by the maps of the multiplicity lemma."""

@@ -169,7 +169,7 @@ class ResidualError(Claim):
             ev.fail("the symbolic two-block argument did not check", proof)
             return
         z = smt.solve(two_point_problem("2tanh(delta/2)"), budget=max(1.0, min(20.0, ev.budget.remaining() or 20.0)))
-        ev.fact("z3_N2", {"status": z.status, "seconds": round(z.seconds, 3)})
+        ev.fact("z3_N2", {"status": z.status, "time": f"{z.seconds:.3f} s"})
         if z.status == "sat":
             ev.certify("residual-two-point", {**self._from_model(z.model), "bound": "2tanh(delta/2)", "relation": "exceeds"})
             ev.fail("z3 found an N = 2 perturbation beyond 2 tanh(delta/2)", {"model": z.model})
@@ -215,6 +215,8 @@ class ResidualError(Claim):
         ev.certify("approx-rank-upper", D.upper_certificate_data(Lk, None, eps, BF, BG))
         if widened < 1:
             ev.certify("approx-rank-upper", D.upper_certificate_data(L, None, widened, BF, BG))
+        ev.note(f"2 tanh(delta/2) sharp (symbolic; z3 N = 2: {ev.facts['z3_N2']['status']}); r_tau = {r_tau} at tau = {tau}; "
+                f"rank_eps(softmax(L_k)) <= {k} carries to A at eps + 2tanh(delta/2) <= {float(widened):.4f}")
         ev.fact("rank_inequality", {"rank_eps(softmax(L_k)) <=": k, "epsilon": eps,
                                     "eps + 2tanh(delta/2) <=": widened, "rank at the widened epsilon <=": k})
 
@@ -244,7 +246,7 @@ class ResidualErrorTanh(Claim):
 
     def run(self, point: dict, ev) -> None:
         z = smt.solve(self.witness(point), budget=point["budget_z3"])
-        ev.fact("z3", {"status": z.status, "seconds": round(z.seconds, 3)})
+        ev.fact("z3", {"status": z.status, "time": f"{z.seconds:.3f} s"})
         if z.status == "unsat":
             ev.note("z3 proved tanh(delta) for N = 2 (unexpected)")
             return

@@ -118,6 +118,7 @@ class RowScalarQuotient(Claim):
             ev.poll()
         ev.fact("visible_dimensions", dims)
         ev.cover("heads", {"count": point["heads"], "n": n, "N": N, "d": d})
+        ev.note(f"invariance symbolic; key bias invisible and query bias visible on {point['heads']} heads; constant coordinate: rank L = 3, visible r = 2")
 
     @staticmethod
     def _moved_entry(L, M):
