@@ -9,7 +9,8 @@ multiplying by the positive denominator, "error < 1/2 on X" is the pair of rows
     lo:  sum_j P[q, x_j] - (T(X) - 1/2) sum_j psi(x_j) > 0,
     hi:  (T(X) + 1/2) sum_j psi(x_j) - sum_j P[q, x_j] > 0,
 
-linear, homogeneous and strict in ``(psi, P)``, with ``psi >= 0``.  Every head gives a
+linear, homogeneous and strict in ``(psi, P)``, with ``psi >= 0`` (the LP holds them times
+2, with integer coefficients, and searches with ``psi > 0``, which is equivalent).  Every head gives a
 solution; conversely a solution gives a head: the rows are strict, so raising every
 ``psi(x)`` by a small ``eps > 0`` (P fixed) keeps them, and then ``U = P / psi``.  Without
 positions the rows depend on the context only through its multiset, so one row pair per
@@ -74,12 +75,13 @@ def _builder(keys) -> Problem:
 
 
 def _add_sequence(problem: Problem, terms, target: int, label) -> None:
-    """Both rows of one sequence; ``terms`` = per position ``(denominator key, numerator key)``."""
+    """Both rows of one sequence, times 2 (integer coefficients, as the LP is homogeneous);
+    ``terms`` = per position ``(denominator key, numerator key)``."""
     for side in ("lo", "hi"):
-        sign, level = (1, target - HALF) if side == "lo" else (-1, target + HALF)
-        coefs: dict[int, Fraction] = {}
+        sign, level = (1, 2 * target - 1) if side == "lo" else (-1, 2 * target + 1)
+        coefs: dict[int, int] = {}
         for d_key, p_key in terms:
-            for key, c in ((p_key, sign), (d_key, -sign * level)):
+            for key, c in ((p_key, 2 * sign), (d_key, -sign * level)):
                 coefs[problem.index[key]] = coefs.get(problem.index[key], 0) + c
         problem.system.add(coefs, ">", 0)
         problem.labels.append(("seq", side, label))
@@ -115,7 +117,7 @@ def rank_one(m: int, n: int, tokens=None, queries=None, positions: bool = False,
         _add_sequence(problem, terms, att.min_ip_target(seq), seq)
     for j in pos:
         for x in tokens:
-            problem.system.add({problem.index[("psi", j, x)]: 1}, ">=", 0)
+            problem.system.add({problem.index[("psi", j, x)]: 1}, ">", 0)
             problem.labels.append(("nonneg", j, x))
     return problem
 
@@ -144,7 +146,7 @@ def reduced_rank_one(m: int, n: int, positions: bool = False, poll=lambda: None)
             _add_sequence(problem, terms, min(s for _, s in full), (w, tuple(context)))
     for j in pos:
         for v in range(m + 1):
-            problem.system.add({problem.index[("psi", j, v)]: 1}, ">=", 0)
+            problem.system.add({problem.index[("psi", j, v)]: 1}, ">", 0)
             problem.labels.append(("nonneg", j, v))
     return problem
 
@@ -178,12 +180,12 @@ def kernel_row(m: int, q: int, n: int, family: str = "free", tokens=None, order=
     for context in combinations_with_replacement(tokens, n - 1):
         seq = tuple(context) + (q,)
         target = att.min_ip_target(seq)
-        for side in ("lo", "hi"):
-            sign, level = (1, target - HALF) if side == "lo" else (-1, target + HALF)
+        for side in ("lo", "hi"):  # times 2, as in _add_sequence
+            sign, level = (1, 2 * target - 1) if side == "lo" else (-1, 2 * target + 1)
             coefs: dict[int, Fraction] = {}
             for x in seq:
                 i = problem.index[("P", x)]
-                coefs[i] = coefs.get(i, 0) + sign
+                coefs[i] = coefs.get(i, 0) + 2 * sign
                 for key, e in entry(x).items():
                     coefs[problem.index[key]] = coefs.get(problem.index[key], 0) - sign * level * e
             problem.system.add(coefs, ">", 0)
@@ -209,7 +211,10 @@ def certificate_rows(problem: Problem, multipliers: dict, m: int, reduced: bool 
     """The labelled data of an exact certificate: ``(rows, nonnegative, order)``.
 
     Tokens become bit strings (coordinate 1 first); reduced rows carry ``w`` and the
-    context types.  Only rows with a nonzero multiplier are kept.
+    context types.  Only rows with a nonzero multiplier are kept.  The LP's sequence rows
+    are the checker's rows times 2, so their multipliers are doubled here; the LP's
+    ``psi > 0`` rows are the checker's ``psi >= 0`` rows (a certificate cannot draw its
+    strictness from them alone: nonnegative multiples of coordinate vectors never cancel).
     """
     rows, nonneg, order = [], [], []
     for i, y in sorted(multipliers.items()):
@@ -218,14 +223,25 @@ def certificate_rows(problem: Problem, multipliers: dict, m: int, reduced: bool 
         label = problem.labels[i]
         if label[0] == "seq" and reduced:
             w, context = label[2]
-            rows.append([label[1], y, w, [list(t) for t in context]])
+            rows.append([label[1], 2 * y, w, [list(t) for t in context]])
         elif label[0] == "seq":
-            rows.append([label[1], y, [att.bits(x, m) for x in label[2]]])
+            rows.append([label[1], 2 * y, [att.bits(x, m) for x in label[2]]])
         elif label[0] == "nonneg":
             _, j, key = label
             nonneg.append([key, y] if j is None else [j, key if reduced else att.bits(key, m), y])
         else:
             order.append([att.bits(label[1], m), y])
+    # a positive common factor keeps a certificate: print the smallest integer multipliers
+    from math import gcd, lcm
+
+    values = [r[1] for r in rows] + [r[-1] for r in nonneg] + [r[-1] for r in order]
+    den = lcm(*(Fraction(v).denominator for v in values)) if values else 1
+    g = gcd(*(int(Fraction(v) * den) for v in values)) if values else 1
+    scale = Fraction(den, g or 1)
+    for r in rows:
+        r[1] = Fraction(r[1]) * scale
+    for r in nonneg + order:
+        r[-1] = Fraction(r[-1]) * scale
     return rows, nonneg, order
 
 
@@ -252,14 +268,43 @@ def _solves(psi, U, tokens, n, positions) -> bool:
 
 
 def worst_error(psi, U, tokens, n: int, positions: bool = False, poll=lambda: None):
-    """The largest ``|y - T|`` over every sequence of exact length n of the tokens (exact)."""
-    worst = Fraction(0)
+    """The largest ``|y - T|`` over every sequence of exact length n of the tokens (exact).
+
+    ``psi`` and ``U`` are scaled to integers once (a common positive scale changes no
+    error), so each sequence costs integer operations only.
+    """
+    from math import lcm
+
+    dp = lcm(*(v.denominator for v in psi.values()))
+    du = lcm(*(v.denominator for v in U.values()))
+    ip = {k: int(v * dp) for k, v in psi.items()}
+    iu = {k: int(v * du) for k, v in U.items()}
+    best_num, best_den = 0, 1
     for count, seq in enumerate(sequences(tokens, tokens, n, positions)):
         if count % 4096 == 0:
             poll()
         q = seq[-1]
-        target = att.min_ip_target(seq)
+        target = du * att.min_ip_target(seq)
         keys = [(j if positions else 0, x) for j, x in enumerate(seq, 1)]
-        num = sum((psi[k] * (U[k[0], q, k[1]] - target) for k in keys), Fraction(0))
-        worst = max(worst, abs(num / sum(psi[k] for k in keys)))
-    return worst
+        num = abs(sum(ip[k] * (iu[k[0], q, k[1]] - target) for k in keys))
+        den = du * sum(ip[k] for k in keys)
+        if num * best_den > best_num * den:
+            best_num, best_den = num, den
+    return Fraction(best_num, best_den)
+
+
+def expand_reduced(problem: Problem, point, m: int, n: int, positions: bool = False):
+    """A solution of the reduced problem as a full ``(psi, U)`` (same conventions as
+    :func:`rank_one_witness`): ``psi_j(x) = psi_{j,|x|}``, ``P_j[q,x] = P_{j,|q|,|x|,<q,x>}``."""
+    pos = range(1, n + 1) if positions else [0]
+    tokens = range(1 << m)
+    full = Problem(problem.system, {}, problem.labels)
+    values = {}
+    for j in pos:
+        for x in tokens:
+            values[("psi", j, x)] = problem.value(point, ("psi", j, att.weight(x)))
+            for q in tokens:
+                values[("P", j, q, x)] = problem.value(point, ("P", j, att.weight(q), att.weight(x), att.inner(q, x)))
+    keys = list(values)
+    full.index = {k: i for i, k in enumerate(keys)}
+    return rank_one_witness(full, [values[k] for k in keys], tokens, n, positions)

@@ -1,0 +1,201 @@
+"""K5 — positions and the causal query: the rank-one threshold stays at m = 4.
+
+Model: one head of feature rank one whose maps may depend on the position j,
+``kappa_j(q, x) = phi(q) psi_j(x)``, values ``v_j``, the query last and only the final
+position scored ("final causal query": causal attention, the query at position n; in
+one layer this is the same LP).  The output is
+``y(X) = sum_j psi_j(x_j) U_j[q, x_j] / sum_j psi_j(x_j)`` over sequences (not
+multisets: positions break the symmetry of the context).
+
+Checked:
+
+* feasible for m <= 3 at exact lengths 3 and 4 — exact witnesses from the linearised LP
+  with positions, re-evaluated on every sequence;
+* infeasible at m = 4, n = 3 — the full LP's exact certificate;
+* infeasible for every m >= 4 and every n >= 3 — the pen-and-paper certificate:
+  ``a = 0101``, ``b = 1010``, positions 1 and 2 vary, every later position holds the
+  query.  Numerators and denominators are sums of one term per position, so
+  ``N(aa) + N(bb) = N(ab) + N(ba)`` (the same for D); the rows lo(aa), hi(ab), hi(ba),
+  lo(bb) with weight 1 leave ``psi_1(b) + psi_2(b) - psi_1(a) - psi_2(a) > 0`` for query
+  a (the later positions cancel: ``-3/2 + 1/2 + 1/2 + 1/2 = 0``), and the reverse for
+  query b.  It needs ``|a - b|, |b - a| >= 2``, i.e. m >= 4; the restriction lemma lifts
+  it to every m >= 4.  The cancellation is checked symbolically in n and the certificate
+  exactly for n = 3..n_paper;
+* the orbit-type reduced LP (valid for one head: convex and invariant, see
+  ``_linearised``): feasible for m <= 3, infeasible for m = 4..m_reduced at n = 3, with
+  and without positions, and at n = 4; its minimal certificate at n = 3 has 3 rows and
+  holds for every m >= 4 at once.
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+
+import sympy as sp
+
+from solvers import lp
+from theorems import attention as att
+from theorems.core import Claim, Parameter, ParameterError, Statement
+from theorems.kernel_rank import _linearised as lin
+
+A, B = "0101", "1010"
+
+
+def paper_certificate(n: int) -> list:
+    """The 8 rows of the pen-and-paper certificate at exact length n (tokens as bit strings)."""
+    rows = []
+    for q in (A, B):
+        for side, (x1, x2) in (("lo", (A, A)), ("hi", (A, B)), ("hi", (B, A)), ("lo", (B, B))):
+            x1, x2 = (x1, x2) if q == A else ({A: B, B: A}[x1], {A: B, B: A}[x2])
+            rows.append([side, 1, [x1, x2] + [q] * (n - 2)])
+    return rows
+
+
+def paper_residual():
+    """The certificate's combination for query a with symbolic n: coefficients of the psi's."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    half = sp.Rational(1, 2)
+    # lo(aa): T = 2; hi(ab), hi(ba), lo(bb): T = 0.  Denominator coefficients:
+    #   lo: -(T - 1/2) per position, hi: +(T + 1/2) per position.
+    lo_aa, hi, lo_bb = -(2 - half), (0 + half), -(0 - half)
+    coef = {
+        "psi_1(a)": lo_aa + hi,          # positions 1: a in aa and ab
+        "psi_2(a)": lo_aa + hi,          # position 2: a in aa and ba
+        "psi_1(b)": hi + lo_bb,          # position 1: b in ba and bb
+        "psi_2(b)": hi + lo_bb,
+        "psi_j(a), j >= 3": (n - 2) * (lo_aa + 2 * hi + lo_bb),
+    }
+    return {k: sp.simplify(v) for k, v in coef.items()}
+
+
+class PositionAndCausal(Claim):
+    id = "kernel_rank.position_and_causal"
+    paper = "2608.11427"
+    sentence = "The lower bounds survive position-dependent feature maps and a final causal query."
+    title = "Positions do not move the rank-one threshold (m = 4)"
+    expected = "verified"
+    established = "proved"
+    uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma")
+    parameters = (
+        Parameter("n_feasible", 4, 3, 4, "positional witnesses for m <= 3 at every exact length 3..n_feasible"),
+        Parameter("n_paper", 10, 3, 200, "the pen-and-paper certificate is checked exactly for n = 3..n_paper"),
+        Parameter("m_reduced", 12, 4, 40, "reduced LP (n = 3, no positions) refuted for m = 4..m_reduced"),
+        Parameter("m_reduced_positions", 6, 4, 24, "reduced LP (n = 3, with positions) refuted for m = 4..this"),
+        Parameter("m_reduced_4", 5, 4, 16, "reduced LP (n = 4, no positions) refuted for m = 4..this"),
+    )
+
+    def statement(self) -> Statement:
+        m, n = sp.symbols("m n", integer=True, positive=True)
+        y, T, psi = sp.Function("y"), sp.Function("T"), sp.Function("psi")
+        X, j, x = sp.symbols("X j x")
+        return Statement(
+            hypotheses=(
+                (sp.Ge(n, 3), "for every exact length n >= 3 and every m >= 1"),
+                (sp.Eq(sp.Function("kappa")(j, x), psi(j, x)), "one rank-one head with position-dependent psi_j >= 0 and readout tables U_j; query last, only position n scored"),
+            ),
+            conclusion=(sp.Equivalent(sp.Lt(sp.Abs(y(X) - T(X)), sp.Rational(1, 2)), sp.Le(m, 3)),
+                        "error < 1/2 on every sequence of length n is possible iff m <= 3 (checked for n = 3, 4 on the feasible side)"),
+        )
+
+    def cost(self, point: dict) -> float:
+        return (0.6 + 1.5 * (point["n_feasible"] >= 4) + 0.6 + 0.01 * point["n_paper"]
+                + sum(lin.reduced_size(m, 3) for m in range(4, point["m_reduced"] + 1)) * 6e-5
+                + sum(lin.reduced_size(m, 3, True) for m in range(4, point["m_reduced_positions"] + 1)) * 9e-5
+                + sum(lin.reduced_size(m, 4) for m in range(4, point["m_reduced_4"] + 1)) * 7e-5)
+
+    def witness(self, point: dict):
+        """Exact positional witnesses ``(psi, U)`` for m = 1..3 and n = 3..n_feasible."""
+        out = {}
+        for n in range(3, point["n_feasible"] + 1):
+            for m in range(1, 4):
+                problem = lin.rank_one(m, n, positions=True)
+                decision = problem.decide()
+                out[m, n] = (lin.rank_one_witness(problem, decision.point, range(1 << m), n, positions=True)
+                             if isinstance(decision, lp.Feasible) else None)
+        return out
+
+    def run(self, point: dict, ev) -> None:
+        say = lambda text: print(f"[{self.id}] {text}", file=sys.stderr)
+        # 1. Feasible with positions for m <= 3.
+        for (m, n), found in self.witness(point).items():
+            ev.poll()
+            if found is None:
+                ev.fail(f"no exact positional witness at m = {m}, n = {n}", {"m": m, "n": n})
+                continue
+            psi, U = found
+            size = 1 << m
+            worst = lin.worst_error(psi, U, range(size), n, positions=True, poll=ev.poll)
+            ev.fact(f"positions_m{m}_n{n}_worst_error", worst)
+            ev.certify("rank-one-positional-witness", {
+                "m": m, "psi": [[psi[j, x] for x in range(size)] for j in range(1, n + 1)],
+                "readout": [[[U[j, q, x] for x in range(size)] for q in range(size)] for j in range(1, n + 1)],
+                "tolerance": Fraction(1, 2),
+            })
+        ev.cover("positions_feasible", {"m": [1, 3], "n": [3, point["n_feasible"]]})
+
+        # 2. The full positional LP at m = 4, n = 3.
+        say("deciding the positional LP at m=4, n=3")
+        problem = lin.rank_one(4, 3, positions=True, poll=ev.poll)
+        decision = problem.decide(ev.budget.remaining())
+        ev.poll()
+        if isinstance(decision, lp.Infeasible):
+            rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, 4)
+            ev.fact("positions_m4_n3_certificate_rows", len(rows) + len(nonneg))
+            ev.certify("rank-one-infeasible", {"m": 4, "positions": True, "rows": rows, "nonnegative": nonneg})
+        else:
+            ev.fail("the positional LP at m = 4, n = 3 was not refuted", {"m": 4, "n": 3, "decision": type(decision).__name__})
+
+        # 3. The pen-and-paper certificate, symbolic in n and exact for n = 3..n_paper.
+        residual = paper_residual()
+        ev.fact("paper_residual_query_a", {k: str(v) for k, v in residual.items()})
+        if residual["psi_j(a), j >= 3"] != 0 or residual["psi_1(a)"] != -1 or residual["psi_1(b)"] != 1:
+            ev.fail("the pen-and-paper combination does not reduce to psi(b) - psi(a) > 0", {"residual": str(residual)})
+        ev.fact("paper_certificate_n3", [f"{s} q={seq[-1]} ({','.join(seq)})" for s, _, seq in paper_certificate(3)])
+        for n in range(3, point["n_paper"] + 1):
+            ev.poll()
+            ev.certify("rank-one-infeasible", {"m": 4, "positions": True, "rows": paper_certificate(n), "nonnegative": []})
+        ev.cover("paper_certificate", {"n": [3, point["n_paper"]], "symbolic": "every n >= 3"})
+
+        # 4. The reduced LP.
+        self._reduced(point, ev, say)
+        ev.note(f"positions: feasible for m <= 3 (n = 3..{point['n_feasible']}), infeasible at m = 4 (full LP, n = 3) "
+                f"and for every m >= 4, n >= 3 (pen-and-paper certificate, exact for n <= {point['n_paper']}); "
+                f"reduced LP refuted for m = 4..{point['m_reduced']} (n = 3)")
+
+    def _reduced(self, point: dict, ev, say) -> None:
+        runs = [(3, False, point["m_reduced"]), (3, True, point["m_reduced_positions"]), (4, False, point["m_reduced_4"])]
+        for n, positions, m_top in runs:
+            tag = f"reduced_n{n}" + ("_positions" if positions else "")
+            feasible, refuted = [], []
+            for m in range(1, m_top + 1):
+                ev.poll()
+                if m >= 8:
+                    say(f"{tag}: m={m} ({lin.reduced_size(m, n, positions)} rows)")
+                problem = lin.reduced_rank_one(m, n, positions, poll=ev.poll)
+                decision = problem.decide(ev.budget.remaining())
+                ev.poll()
+                if isinstance(decision, lp.Feasible) and m <= 3:
+                    feasible.append(m)
+                    if n == 3 and not positions:
+                        psi, U = lin.expand_reduced(problem, decision.point, m, n)
+                        size = 1 << m
+                        ev.certify("exhaustive", {
+                            "m": m, "lengths": [3], "phi": [[1]] * size, "psi": [[psi[0, x]] for x in range(size)],
+                            "readout": [[U[0, q, x] for x in range(size)] for q in range(size)],
+                            "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "coordinates",
+                        })
+                elif isinstance(decision, lp.Infeasible) and m >= 4:
+                    refuted.append(m)
+                    rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m, reduced=True)
+                    if m == 4:
+                        ev.fact(f"{tag}_certificate_m4", [f"{s} {y} x |q|={w} context types (|x|,<q,x>) {ctx}" for s, y, w, ctx in rows])
+                    ev.certify("rank-one-reduced-infeasible", {"m": m, "positions": positions, "rows": rows, "nonnegative": nonneg})
+                else:
+                    ev.fail(f"{tag}: unexpected {type(decision).__name__} at m = {m}", {"m": m, "n": n, "positions": positions})
+            ev.fact(f"{tag}_feasible_m", feasible)
+            ev.fact(f"{tag}_refuted_m", [min(refuted), max(refuted)] if refuted else [])
+            ev.cover(tag, {"m": [1, m_top]})
+
+
+CLAIM = PositionAndCausal()
