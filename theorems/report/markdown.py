@@ -53,8 +53,13 @@ def claim_page(report, entry) -> str:
              "## What the paper states", "", f"> {claim.sentence}", "",
              "## Our reading", "", _docstring(entry.reading) or "(no reading given)", "",
              "## The statement checked", ""]
-    statement = claim.statement()
-    for word, (expr, words) in [("assume", h) for h in statement.hypotheses] + [("then", statement.conclusion)]:
+    try:
+        statement = claim.statement()
+        rows = [("assume", h) for h in statement.hypotheses] + [("then", statement.conclusion)]
+    except Exception as exc:  # a claim under construction must not take the whole report down
+        rows = []
+        lines.append(f"**The statement could not be built:** {type(exc).__name__}: {exc}")
+    for word, (expr, words) in rows:
         note = " (the sympy object evaluates to true: the words carry this hypothesis)" if expr is sympy.true else ""
         lines.append(f"- **{word}** ${mathml.sympy_tex(expr)}$ — {words}{note}")
     lines += ["", "## Rests on", ""]

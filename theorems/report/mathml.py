@@ -187,8 +187,8 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
     return _wrap(f"<mrow>{body}</mrow>", display)
 
 
-def _wrap(body: str, display: bool) -> str:
-    attr = ' display="block"' if display else ""
+def _wrap(body: str, display: bool, displaystyle: bool = False) -> str:
+    attr = ' display="block"' if display else (' displaystyle="true"' if displaystyle else "")
     return f'<math xmlns="{MATH_NS}"{attr}>{body}</math>'
 
 
@@ -260,13 +260,20 @@ class _Printer(MathMLPresentationPrinter):
         return mrow
 
 
-def sympy_mathml(expr, display: bool = False) -> str:
-    """A ``<math>`` element for a sympy object."""
+def sympy_mathml(expr, display: bool = False, displaystyle: bool = True) -> str:
+    """A ``<math>`` element for a sympy object (fractions full size unless ``displaystyle`` is off)."""
     body = _Printer({"ln_notation": True}).doprint(expr)
     # sympy writes its text nodes raw: escape a bare < > & and spell out two named entities
     body = re.sub(r">([<>&])</", lambda m: ">" + html.escape(m.group(1)) + "</", body)
     body = body.replace("<mi>&ExponentialE;</mi>", "<mi>e</mi>").replace("&InvisibleTimes;", "&#x2062;")
-    return _wrap(f"<mrow>{body}</mrow>", display)
+    body = re.sub(r"&#(x[0-9a-fA-F]+|\d+);", _character, body)  # readable source: κ, not &#954;
+    return _wrap(f"<mrow>{body}</mrow>", display, displaystyle)
+
+
+def _character(match) -> str:
+    code = match.group(1)
+    value = int(code[1:], 16) if code[0] in "xX" else int(code)
+    return match.group(0) if chr(value) in "<>&" else chr(value)
 
 
 def sympy_tex(expr) -> str:
@@ -305,4 +312,4 @@ def fraction_mathml(value: Fraction) -> str:
     if value.denominator == 1:
         return _wrap(f"<mn>{value.numerator}</mn>", False)
     sign = "<mo>−</mo>" if value < 0 else ""
-    return _wrap(f"<mrow>{sign}<mfrac><mn>{abs(value.numerator)}</mn><mn>{value.denominator}</mn></mfrac></mrow>", False)
+    return _wrap(f"<mrow>{sign}<mfrac><mn>{abs(value.numerator)}</mn><mn>{value.denominator}</mn></mfrac></mrow>", False, True)

@@ -135,7 +135,10 @@ def attach_certificates(point: Point, folder: str, claim: Claim | None) -> None:
     """Read each certificate of ``point`` (kind, size, statement binding) from ``folder``."""
     summaries = (point.record.get("covered") or {}).get("certificates") or []
     paths = point.record.get("certificates") or []
-    current_hash = claim.statement_hash() if claim is not None else None
+    try:
+        current_hash = claim.statement_hash() if claim is not None else None
+    except Exception:  # shown on the claim's page; here every certificate just counts as unbound
+        current_hash = None
     for k, recorded in enumerate(paths):
         name = os.path.basename(recorded)
         source = os.path.join(folder, *point.folder.split("/"), name)

@@ -41,7 +41,7 @@ def draw(plot: Plot) -> bytes:
             elif plot.kind == "step":
                 axes.step(xs, ys, where="post", label=label)
             else:
-                axes.plot(xs, ys, label=label, marker="o" if len(xs) <= 30 else None, markersize=3)
+                axes.plot(xs, ys, label=label, marker="o" if len(xs) == 1 or 3 <= len(xs) <= 30 else None, markersize=3)
         if plot.logx:
             axes.set_xscale("log")
         if plot.logy:

@@ -202,7 +202,10 @@ def _status_key(point) -> str:
 
 
 def statement_html(claim) -> str:
-    statement = claim.statement()
+    try:
+        statement = claim.statement()
+    except Exception as exc:  # a claim under construction must not take the whole report down
+        return f'<p class="loud">the statement could not be built: {html.escape(f"{type(exc).__name__}: {exc}")}</p>'
     rows = []
     for word, (expr, words) in [("assume", h) for h in statement.hypotheses] + [("then", statement.conclusion)]:
         note = (' <span class="muted">(the sympy object evaluates to true: the words carry this hypothesis)</span>'

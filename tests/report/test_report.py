@@ -1,0 +1,253 @@
+import json
+import os
+import re
+import shutil
+from fractions import Fraction
+from html.parser import HTMLParser
+from urllib.parse import unquote
+
+import pytest
+
+import theorems.cli as cli
+from theorems.cli import main
+from theorems.core import Plot, get, registry
+from theorems.report import build, graph, mathml, plots, values
+
+from .conftest import FINISHED, SMALL
+
+
+class Links(HTMLParser):
+    """Every href/src and every id of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.links, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value is not None:
+                self.links.append(value)
+            if name == "id":
+                self.ids.add(value)
+
+
+def parse(path):
+    parser = Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def tree(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def visible_text(markup: str) -> str:
+    """The text a reader sees outside code: tags, code and preformatted blocks removed."""
+    markup = re.sub(r"<(code|pre|style|title)\b.*?</\1>", " ", markup, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", markup)
+
+
+# ------------------------------------------------------------------ the site
+
+
+def test_two_reports_of_the_same_outcomes_are_byte_identical(outcomes, tmp_path):
+    build(str(outcomes), str(tmp_path / "a"))
+    build(str(outcomes), str(tmp_path / "b"))
+    a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert a.keys() == b.keys()
+    assert [k for k in a if a[k] != b[k]] == []
+    assert any(k.endswith(".svg") and "plots" in k for k in a)  # the figures are part of the comparison
+
+
+def test_every_registered_claim_has_a_page_a_markdown_copy_and_a_dashboard_row(site):
+    index = (site / "index.html").read_text(encoding="utf-8")
+    markdown = (site / "index.md").read_text(encoding="utf-8")
+    for claim_id in registry():
+        assert (site / "claims" / f"{claim_id}.html").is_file()
+        assert (site / "claims" / f"{claim_id}.md").is_file()
+        assert f'href="claims/{claim_id}.html"' in index
+        assert f"(claims/{claim_id}.md)" in markdown
+
+
+def test_every_link_resolves_and_nothing_points_off_disk(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) == len(registry()) + 1
+    ids = {page: parse(page).ids for page in pages}
+    for page in pages:
+        for link in parse(page).links:
+            assert not re.match(r"^[a-z]+:", link), f"{page.name} links off disk: {link}"
+            target, _, fragment = link.partition("#")
+            path = (page.parent / unquote(target)).resolve() if target else page
+            assert path.is_file(), f"{page.name}: {link} does not resolve"
+            if fragment and path.suffix == ".html":
+                assert fragment in ids[path], f"{page.name}: no #{fragment} in {path.name}"
+
+
+def test_no_raw_latex_left_in_any_page(site):
+    for page in site.rglob("*.html"):
+        text = visible_text(page.read_text(encoding="utf-8"))
+        assert not re.search(r"\\[A-Za-z]+", text), f"a TeX command in {page.name}"
+        assert "$" not in text, f"a TeX delimiter in {page.name}"
+
+
+def test_statements_are_mathml_from_the_sympy_objects(site):
+    page = (site / "claims" / "kernel_rank.softmax_three_tokens.html").read_text(encoding="utf-8")
+    statement = page.split('id="statement"')[1].split("</table>")[0]
+    assert statement.count("<math") == len(get("softmax_three_tokens").statement().hypotheses) + 1
+    assert "<mtable" in statement  # the Piecewise threshold as cases
+    assert "κ" in statement and "<mi>T</mi>" in statement  # names as written, case kept
+    assert "<mfrac><mn>1</mn><mn>2</mn></mfrac>" in page
+
+
+def test_claim_page_shows_coverage_witness_certificates_facts_and_plots(site, outcomes):
+    page = (site / "claims" / "kernel_rank.softmax_three_tokens.html").read_text(encoding="utf-8")
+    assert "What the paper states" in page and "Dense softmax solves" in page
+    assert "critical temperature" in page  # the reading, from the module docstring
+    assert '<code class="token">0</code>, <code class="token">1</code>, <code class="token">1</code>' in page
+    assert "<mfrac><mn>1</mn><mn>3</mn></mfrac>" in page  # the worst error 1/3 as a fraction
+    record = json.loads(next(outcomes.glob("kernel_rank.softmax_three_tokens/*/outcome.json")).read_text())
+    for path in record["certificates"]:
+        name = os.path.basename(path)
+        rel = f"data/kernel_rank.softmax_three_tokens/{os.path.basename(os.path.dirname(path))}/{name}"
+        assert f"attnproof verify {rel}" in page
+        assert (site / rel).read_bytes() == open(path, "rb").read()
+    assert page.count('<img src="../assets/plots/kernel_rank.softmax_three_tokens/') == 2
+
+
+def test_the_copied_certificates_re_check(site, capsys):
+    assert main(["verify", str(site / "data")]) == 0
+    assert "0 rejected" in capsys.readouterr().out
+
+
+def test_graph_links_every_claim_and_draws_every_uses_edge(site):
+    index = (site / "index.html").read_text(encoding="utf-8")
+    svg = index.split("<svg", 1)[1].split("</svg>", 1)[0]
+    claims = registry()
+    for claim_id in claims:
+        assert f'<a class="node" href="claims/{claim_id}.html" data-claim="{claim_id}">' in svg
+    edges = sum(len(set(c.uses) - {c.id}) for c in claims.values())
+    assert svg.count('<path class="edge"') == edges
+    assert "kernel_rank.softmax_three_tokens rests on kernel_rank.rank_one_short" in svg
+
+
+# ------------------------------------------------------------- the standing
+
+
+def test_an_outcome_not_as_expected_is_shown_loudly(tmp_path):
+    out, site = tmp_path / "o", tmp_path / "site"
+    assert main(["check", "softmax_three_tokens", "--param", "base=2", "--param", "m=5", "--param", "m_tables=1",
+                 "--param", "m_rank=1", "--param", "n_max=3", "--out", str(out)]) == 1
+    assert main(["report", "--outcomes", str(out), "--out", str(site)]) == 1
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'class="loud" id="not-as-expected"' in index
+    assert "NOT AS EXPECTED: expected verified, got refuted" in index
+    page = (site / "claims" / "kernel_rank.softmax_three_tokens.html").read_text(encoding="utf-8")
+    assert "<h3>Counterexample</h3>" in page and 'class="token"' in page.split("<h3>Counterexample</h3>")[1]
+    assert "NOT AS EXPECTED" in (site / "index.md").read_text(encoding="utf-8")
+
+
+def test_a_certificate_bound_to_another_statement_is_flagged(outcomes, tmp_path):
+    copy = tmp_path / "latest"
+    shutil.copytree(outcomes, copy)
+    path = next(copy.glob("kernel_rank.rank_one_short/*/00-*.cert.json"))
+    cert = json.loads(path.read_text())
+    cert["statement"] = "0" * 64
+    path.write_text(json.dumps(cert))
+    report = build(str(copy), str(tmp_path / "site"))
+    entry = next(e for e in report.entries if e.id == "kernel_rank.rank_one_short")
+    assert entry.standing.loud and entry.standing.label.startswith("STALE")
+    assert not report.as_expected
+
+
+def test_unchecked_claims_are_listed_as_not_checked(site):
+    report_ids = set(FINISHED)
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for claim_id, claim in registry().items():
+        if claim_id not in report_ids:
+            page = (site / "claims" / f"{claim_id}.html").read_text(encoding="utf-8")
+            assert "No outcome in this report" in page
+    table = index.split('<table class="dashboard">')[1].split("</table>")[0]
+    assert table.count("badge not-run") + table.count("badge stated") == len(registry()) - len(report_ids)
+
+
+# ------------------------------------------------------------------- the CLI
+
+
+def test_report_runs_the_default_check_first_when_there_are_no_outcomes(tmp_path, monkeypatch):
+    seen = []
+    real = cli.cmd_check
+
+    def small_check(args):  # the default check, at the small parameters of these tests
+        seen.append(args.out)
+        return real(cli.build_parser().parse_args(["check", *FINISHED, *SMALL, "--out", args.out]))
+
+    monkeypatch.setattr(cli, "cmd_check", small_check)
+    outcomes, site = tmp_path / "none", tmp_path / "site"
+    assert main(["report", "--outcomes", str(outcomes), "--out", str(site)]) == 0
+    assert seen == [str(outcomes)]
+    assert (outcomes / "outcomes.json").is_file() and (site / "index.html").is_file()
+
+
+def test_report_refuses_to_replace_a_folder_that_is_not_a_report(outcomes, tmp_path, capsys):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    assert main(["report", "--outcomes", str(outcomes), "--out", str(mine)]) == 2
+    assert "is not a report folder" in capsys.readouterr().err
+    assert (mine / "notes.txt").read_text() == "keep me"
+
+
+# ---------------------------------------------------------------- the pieces
+
+
+@pytest.mark.parametrize("tex", [r"m", r"2^{m-1} \le \frac{1}{2}\log_2 n", r"\ell_1", r"\mathbb{R}^{n\times n}",
+                                 r"\Omega(\sqrt{n})", r"\left(\sum_{j} x_j\right)", r"\unknowncommand{x}", r"a \{b\} \, c"])
+def test_tex_subset_becomes_mathml_without_a_backslash(tex):
+    out = mathml.tex_to_mathml(tex)
+    assert out.startswith("<math") and "\\" not in out
+
+
+def test_prose_escapes_html_and_converts_math():
+    out = mathml.prose("a <b> & $x_1$ costs $5")
+    assert "&lt;b&gt; &amp;" in out and "<msub><mi>x</mi><mn>1</mn></msub>" in out
+    assert "$5" in out  # an unpaired dollar stays text
+
+
+def test_exact_values_are_read_exactly_and_only_closed_forms_are_evaluated():
+    assert mathml.rational("-3/4") == Fraction(-3, 4) and mathml.rational("3/4 ") is None
+    assert mathml.constant("log(6)/2") is not None
+    assert mathml.constant("verified") is None and mathml.constant("__import__('os')") is None
+    assert mathml.constant("1/3") is None  # a rational is shown as a fraction, not evaluated
+    assert "<mfrac><mn>1</mn><mn>3</mn></mfrac>" in values.to_html("1/3")
+    assert values.to_html(["010", "110"]).count('class="token"') == 2
+    assert "… and 4 more" in values.to_html(list(range(20)))
+
+
+def test_layout_puts_a_claim_right_of_what_it_rests_on_and_survives_a_cycle():
+    place = graph.layout({"a": ("b",), "b": ("c",), "c": (), "d": ("c",)})
+    assert place["c"][0] == 0 and place["b"][0] == 1 and place["a"][0] == 2 and place["d"][0] == 1
+    cyclic = graph.layout({"x": ("y",), "y": ("x",)})
+    assert set(cyclic) == {"x", "y"}
+    svg = graph.svg({"x": ("y",), "y": ("x",), "z": ("missing",)}, {}, {}, {"x": "x.html"})
+    assert svg.count('<path class="edge"') == 3 and 'href="x.html"' in svg and "not registered" in svg
+
+
+def test_figures_are_reproducible_and_carry_no_date():
+    plot = Plot(name="p", title="t (m = 3)", xlabel="x (bits)", ylabel="y", series=(("s", (1, 2, 3), (1.0, 4.0, 9.0)),), logy=True)
+    one, two = plots.draw(plot), plots.draw(plot)
+    assert one == two
+    assert b"<dc:date>" not in one and b"Created with matplotlib" not in one
+
+
+def test_softmax_error_curve_crosses_one_half_at_the_critical_temperature(outcomes):
+    record = json.loads(next(outcomes.glob("kernel_rank.softmax_three_tokens/*/outcome.json")).read_text())
+    figures = {p.name: p for p in get("softmax_three_tokens").plots(record)}
+    label, betas, errors = figures["error-against-temperature"].series[0]
+    bases = [Fraction(k, 4) for k in range(5, 49)]
+    assert len(betas) == len(errors) == len(bases)
+    # beta* = ln 6 / 2, i.e. b* = sqrt 6 (between 9/4 and 10/4): at or above 1/2 below it, under 1/2 above it
+    for b, e in zip(bases, errors):
+        assert (e < 0.5) == (b * b > 6)
+    assert errors[bases.index(Fraction(4))] == pytest.approx(1 / 3, abs=1e-15)  # the run's exact worst error
+    ns, lengths = figures["critical-beta-by-length"].series[0][1:]
+    assert list(ns) == list(range(3, 7))
