@@ -122,12 +122,17 @@ class _TexParser:
             else:
                 sub = self.argument()
         if sub is not None and sup is not None:
-            return f"<msubsup>{base}{sub}{sup}</msubsup>"
-        if sub is not None:
-            return f"<msub>{base}{sub}</msub>"
-        if sup is not None:
-            return f"<msup>{base}{sup}</msup>"
-        return base
+            out = f"<msubsup>{base}{sub}{sup}</msubsup>"
+        elif sub is not None:
+            out = f"<msub>{base}{sub}</msub>"
+        elif sup is not None:
+            out = f"<msup>{base}{sup}</msup>"
+        else:
+            out = base
+        if base.startswith("<mi>") and base[4:-5] in FUNCTIONS:  # \log n: a thin space each side, as TeX sets it
+            thin = '<mspace width="0.1667em"></mspace>'
+            out = f"{thin}{out}{thin}"
+        return out
 
     def atom(self) -> str:
         t = self.take()

@@ -164,7 +164,7 @@ def standing(claim: Claim, points: list[Point]) -> Standing:
         if rung == "stated":
             return Standing("stated", SHORT["stated"], "the paper states it; no check is attached")
         return Standing("not-run", "not checked in this run",
-                        f"no outcome in this report; a passing check would establish: {LADDER[rung]}")
+                        f"no outcome in this report; a passing check would establish: {SHORT[rung]}")
     stale = [c for p in points for c in p.certificates if c.problem]
     wrong = [p for p in points if not p.as_expected]
     if wrong:

@@ -40,7 +40,8 @@ figcaption { color: #656d76; font-size: 0.9em; }
 svg.graph { max-width: 100%; height: auto; }
 svg.graph a.node:hover rect { fill: #ddf4ff; }
 .scroll { overflow-x: auto; }
-table.dashboard td:nth-child(1) { min-width: 16rem; } table.dashboard td:nth-child(2) { min-width: 18rem; }
+table.dashboard { width: 100%; } table.dashboard td { overflow-wrap: anywhere; }
+table.dashboard td:nth-child(1) { width: 22%; } table.dashboard td:nth-child(2) { width: 28%; }
 math { font-size: 1.05em; }
 math[display="block"] { margin: 0.3rem 0; }
 """
@@ -114,7 +115,6 @@ def inline(text: str) -> str:
 
 def dashboard(report) -> bytes:
     entries = report.entries
-    used_by = _used_by(entries)
     registered = {e.id for e in entries}
     points = [p for e in entries for p in e.points]
     wrong = [e for e in entries if e.standing.loud]
@@ -165,8 +165,8 @@ def dashboard(report) -> bytes:
         items = "".join(f"<li><code>{html.escape(p.folder)}</code>: {html.escape(str(p.record.get('status')))} — "
                         f"{html.escape(str(p.record.get('message', '')))}</li>" for p in report.orphans)
         parts.append(f"<h2>Outcomes of claims not installed</h2><ul>{items}</ul>")
-    parts.append(f'<p class="muted">Markdown copy: <a href="index.md">index.md</a>. '
-                 f'Used by: computed from the <code>uses</code> of {len(used_by)} claim(s).</p>')
+    parts.append('<p class="muted">Markdown copy: <a href="index.md">index.md</a>; '
+                 'the graph alone: <a href="assets/graph.svg">assets/graph.svg</a>.</p>')
     return page("attnproof — proof report", "\n".join(parts), "")
 
 

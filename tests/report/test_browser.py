@@ -1,0 +1,130 @@
+"""The report in a real browser: headless Chromium opens it from disk and reads it as a person would.
+
+Needs the Debian packages ``chromium`` and ``chromium-driver`` and the Python
+package ``selenium`` (the ``test`` extra).  Without them the test is skipped
+with the reason, except in CI (``CI=true``), where it fails.  Screenshots go to
+``reports/artifacts/`` (git-ignored).
+"""
+
+import os
+import pathlib
+import re
+
+import pytest
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "reports" / "artifacts"
+# Without the networking switches Chromium's background connections are refused here and logged as errors.
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1280,1000"]
+
+
+def require_browser():
+    missing = [path for path in (CHROMIUM, DRIVER) if not os.path.exists(path)]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        missing.append("the Python package selenium")
+    if missing:
+        reason = (f"the real-browser test needs {', '.join(missing)} "
+                  "(apt-get install chromium chromium-driver; pip install -e '.[test]')")
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason + " — and CI=true, so this is a failure, not a skip")
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    require_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS + [f"--user-data-dir={tmp_path / 'profile'}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def errors(driver) -> list:
+    return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def screenshot(driver, name: str) -> pathlib.Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(1280, min(max(height, 800), 12000))
+    path = ARTIFACTS / name
+    assert driver.save_screenshot(str(path))
+    return path
+
+
+PAGE_STATE = """
+const shown = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+const skip = new Set(['CODE', 'PRE', 'SCRIPT', 'STYLE']);
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {acceptNode: n => {
+  for (let p = n.parentElement; p; p = p.parentElement) if (skip.has(p.tagName)) return NodeFilter.FILTER_REJECT;
+  return NodeFilter.FILTER_ACCEPT; }});
+let text = ''; while (walker.nextNode()) text += walker.currentNode.data + ' ';
+const maths = Array.from(document.querySelectorAll('math'));
+const images = Array.from(document.images);
+return {
+  text: text,
+  maths: maths.length,
+  mathsLaidOutAsMath: maths.filter(m => getComputedStyle(m).display.includes('math') && shown(m)).length,
+  fractions: Array.from(document.querySelectorAll('mfrac')).filter(f => {
+      const [num, den] = f.children; return num && den &&
+        num.getBoundingClientRect().bottom <= den.getBoundingClientRect().top + 1; }).length,
+  allFractions: document.querySelectorAll('mfrac').length,
+  images: images.length,
+  imagesLoaded: images.filter(i => i.complete && i.naturalWidth > 0 && shown(i)).length,
+};
+"""
+
+
+def assert_rendered(driver, name):
+    state = driver.execute_script(PAGE_STATE)
+    assert not re.search(r"\\[A-Za-z]+", state["text"]), f"raw TeX on {name}"
+    assert "$" not in state["text"], f"a TeX delimiter on {name}"
+    assert state["maths"] > 0 and state["mathsLaidOutAsMath"] == state["maths"], f"MathML not rendered on {name}: {state}"
+    # a fraction laid out as MathML puts its numerator above its denominator
+    assert state["fractions"] == state["allFractions"], f"fractions not stacked on {name}: {state}"
+    assert state["imagesLoaded"] == state["images"], f"an image did not load on {name}: {state}"
+    assert errors(driver) == [], f"console errors on {name}"
+    return state
+
+
+def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
+    from selenium.webdriver.common.by import By
+
+    browser.get((site / "index.html").as_uri())
+    assert browser.title == "attnproof — proof report"
+    index = assert_rendered(browser, "index.html")
+    assert browser.find_elements(By.ID, "not-as-expected") == []  # both outcomes are as expected
+    nodes = browser.find_elements(By.CSS_SELECTOR, "svg.graph a.node")
+    assert len(nodes) >= 2
+    screenshot(browser, "report-index.png")
+
+    # follow the graph: click the node of the softmax claim
+    node = browser.find_element(By.CSS_SELECTOR, 'svg.graph a.node[data-claim="kernel_rank.softmax_three_tokens"] rect')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", node)
+    node.click()
+    assert browser.current_url.endswith("/claims/kernel_rank.softmax_three_tokens.html")
+    page = assert_rendered(browser, "the softmax claim")
+    assert page["images"] == 2 and page["fractions"] >= 3
+    assert "What the paper states" in page["text"] and "Certificates" in page["text"]
+    shot = screenshot(browser, "report-claim.png")
+    assert shot.stat().st_size > 10_000
+
+    # and back, then along the table to the other finished claim
+    browser.find_element(By.LINK_TEXT, "← all claims").click()
+    browser.find_element(By.CSS_SELECTOR, 'table.dashboard a[href="claims/kernel_rank.rank_one_short.html"]').click()
+    assert browser.current_url.endswith("/claims/kernel_rank.rank_one_short.html")
+    assert_rendered(browser, "the rank-one claim")
