@@ -889,6 +889,100 @@ def _two_token_extrapolation(data: dict) -> str:
             f"(tokens {q}, {z}; Lambda(1) = {at_one})")
 
 
+def _behaviour(prefix, m: int) -> tuple[int, ...]:
+    """``q -> T(prefix, q) = min(|q|, min_{x in prefix} <x, q>)`` over every query q in {0,1}^m."""
+    return tuple(min([q.bit_count()] + [(x & q).bit_count() for x in prefix]) for q in range(1 << m))
+
+
+def _ceil_log2_from(count: int, bits) -> int:
+    """Check ``2^(b-1) < count``, i.e. ``log2 count > b - 1``: an integer number of bits >= log2 count is >= b."""
+    b = _int(bits, "bits", 0, 1 << 20)
+    _require(b == 0 or (1 << (b - 1)) < count, f"{b} bits is more than log2 {count} certifies")
+    return b
+
+
+@kind("prefix-behaviours", "m", "counts", "bits")
+def _prefix_behaviours(data: dict) -> str:
+    """Exact counts ``N(n)`` of the functions ``q -> T(prefix, q)`` over prefixes of length n - 1.
+
+    The function of a prefix depends on its set of tokens only, and
+    ``T(P + x, q) = min(T(P, q), <x, q>)``; so the functions of length-(n-1)
+    prefixes are the functions of length-(n-2) prefixes and their pointwise
+    minima with one more token's ``q -> <x, q>``.  The checker builds these sets
+    level by level and compares their sizes with ``counts`` (n -> N(n)).  A
+    receiver whose output depends on the prefix only through a message from
+    a set of 2^B messages must separate the N(n) functions: ``B >= log2 N(n)``;
+    ``bits`` (n -> b) is checked to satisfy ``2^(b-1) < N(n)``.
+    """
+    m = _int(data["m"], "m", 1, 6)
+    counts = {int(n): _int(v, "count", 1) for n, v in data["counts"].items()}
+    _require(set(data["bits"]) == set(data["counts"]), "bits and counts must name the same lengths")
+    lengths = sorted(counts)
+    _require(lengths == list(range(2, lengths[-1] + 1)), "counts must cover n = 2, 3, ... without gaps")
+    tokens = [_behaviour([x], m) for x in range(1 << m)]
+    level = set(tokens)
+    for n in lengths:
+        if n > 2:
+            level = level | {tuple(map(min, f, g)) for f in level for g in tokens}
+        _require(len(level) == counts[n], f"N({n}) = {len(level)} at m={m}, not {counts[n]}")
+    bits = {int(n): _ceil_log2_from(counts[int(n)], b) for n, b in data["bits"].items()}
+    return f"m={m}: N(n) = {[counts[n] for n in lengths]} for n = 2..{lengths[-1]}; bits received >= {[bits[n] for n in lengths]}"
+
+
+@kind("fooling-family", "m", "queries", "tokens", "n_max")
+def _fooling_family(data: dict) -> str:
+    """``N(n) >= C(M, n-1) >= m^(n-1)`` for every n in 2..n_max: at least (n-1) log2 m bits.
+
+    ``queries`` Q_1..Q_M and ``tokens`` t_1..t_M with ``|Q_j| >= 1`` and
+    ``<t_i, Q_j> = 0`` iff ``i = j`` (checked for every pair).  A prefix made of
+    n - 1 distinct tokens t_i, i in S, has ``T(prefix, Q_j) = 0`` iff j in S, so
+    distinct S give distinct functions: ``N(n) >= C(M, n-1)``.  The checker
+    then compares the integers ``C(M, n-1)`` and ``m^(n-1)``.
+    """
+    m = _int(data["m"], "m", 1, 16)
+    Q = [_int(x, "query", 1, (1 << m) - 1) for x in data["queries"]]
+    t = [_int(x, "token", 0, (1 << m) - 1) for x in data["tokens"]]
+    M = len(Q)
+    _require(M == len(t) and M >= 1, "queries and tokens must pair up")
+    for i, x in enumerate(t):
+        for j, y in enumerate(Q):
+            _require(((x & y) == 0) == (i == j), f"<t_{i}, Q_{j}> = {(x & y).bit_count()}: the zero pattern is not diagonal")
+    n_max = _int(data["n_max"], "n_max", 2, M + 1)
+    binom, power = 1, 1
+    for s in range(1, n_max):
+        binom, power = binom * (M - s + 1) // s, power * m
+        _require(binom >= power, f"C({M}, {s}) = {binom} < {m}^{s}")
+    return f"m={m}: N(n) >= C({M}, n-1) >= {m}^(n-1) for n = 2..{n_max}: at least (n-1) log2 {m} bits"
+
+
+@kind("behaviour-rank", "m", "n", "prefixes", "queries", "prime")
+def _behaviour_rank(data: dict) -> str:
+    """``rank [T(P, q)]_{P, q} >= k`` over prefixes P of length n - 1 and queries q.
+
+    The checker builds the k x k matrix of Min-IP targets of the given
+    prefixes and queries itself and checks it nonsingular modulo the prime.
+    A two-way protocol across the cut (prefix | query) exchanging c bits
+    splits the matrix into <= 2^c constant rectangles, each of rank <= 1, so
+    ``c >= log2 k``.
+    """
+    m = _int(data["m"], "m", 1, 16)
+    n = _int(data["n"], "n", 2, 64)
+    prefixes = data["prefixes"]
+    queries = [_int(q, "query", 0, (1 << m) - 1) for q in data["queries"]]
+    k = len(queries)
+    _require(len(prefixes) == k and len(set(queries)) == k, "need k prefixes and k distinct queries")
+    rows = []
+    for p in prefixes:
+        tokens = [_int(x, "token", 0, (1 << m) - 1) for x in p]
+        _require(len(tokens) == n - 1, f"a prefix has {len(tokens)} tokens, not n - 1 = {n - 1}")
+        rows.append([min([q.bit_count()] + [(x & q).bit_count() for x in tokens]) for q in queries])
+    prime = _int(data["prime"], "prime", 2)
+    _require(flint.fmpz(prime).is_prime(), f"{prime} is not prime")
+    _require(k == 0 or flint.nmod_mat(k, k, [v % prime for r in rows for v in r], prime).rank() == k,
+             f"the {k} x {k} matrix of targets is singular modulo {prime}")
+    return f"m={m}, n={n}: the prefix x query target matrix has rank >= {k}: two-way across the cut >= log2 {k} bits"
+
+
 
 # ------------------------------------------- paper S: approximation rank
 

@@ -1,0 +1,177 @@
+"""K9 — a causal model must move Omega(n log m) bits into the final position.
+
+Model (our reading).  Positions 1..n hold tokens; every exchange between
+positions goes over channels, each carrying one symbol of a finite alphabet;
+the model is deterministic and causal (a position sends only to later
+positions), so what the final position receives is a function of the prefix
+``x_1..x_{n-1}`` alone, and its output is a function of its own token q and
+what it received.  If the received symbols range over at most ``2^B``
+combinations, correctness on Min-IP forces them to separate the ``N(n)``
+distinct functions ``q -> T(prefix, q)``: ``B >= log2 N(n)``.
+
+Bound: queries = k-subsets ``Q`` of [m], prefix tokens = complements of
+k-subsets ``A_i``; ``T = k - max_i |Q ∩ A_i|`` vanishes exactly on ``{A_i}``, so
+``N(n) >= C(C(m,k), n-1)``, which is ``>= m^{n-1}`` -- at least ``(n-1) log2 m``
+bits -- while ``n - 1 <= C(m, m/2)/m`` (the ratio ``C(M,s)/m^s`` is unimodal).
+
+Checks: N(n) exactly (closure under pointwise minimum) for m = 4 and m = 5;
+the fooling family's zero pattern (diagonal, so injective) at ``m_fooling``
+and its injectivity by enumeration at small m; the range of n where
+``C(M, n-1) >= m^{n-1}`` for m up to ``m_range``; and for two-way channels
+across the cut (prefix | query) the log-rank bound from an exact nonsingular
+minor of the prefix x query matrix.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import sympy as sp
+
+from solvers import counting, exact
+from theorems import attention as att
+from theorems.core import Claim, Parameter, ParameterError, Statement
+
+_m = sp.Symbol("m", integer=True, positive=True)
+_n = sp.Symbol("n", integer=True, positive=True)
+_B, _N = sp.Symbol("B", nonnegative=True), sp.Function("N")
+
+
+def behaviour(prefix, m: int) -> tuple[int, ...]:
+    """``q -> T(prefix + (q,))`` for every query q in {0,1}^m."""
+    return tuple(att.min_ip_target(tuple(prefix) + (q,)) for q in range(1 << m))
+
+
+def behaviour_levels(m: int, n_max: int, poll=lambda: None) -> list[dict]:
+    """Level s (s = 1..n_max-1): the distinct behaviours of prefixes of length s, each with one token set."""
+    generators = [behaviour((x,), m) for x in range(1 << m)]
+    return counting.min_closure(generators, n_max - 1, poll)
+
+
+def padded(indices: tuple[int, ...], length: int) -> list[int]:
+    """A prefix of exactly ``length`` tokens with the given token set (repeat the last one)."""
+    tokens = list(indices)
+    return tokens + [tokens[-1]] * (length - len(tokens))
+
+
+def fooling_family(m: int) -> tuple[list[int], list[int]]:
+    """Queries = the k-subsets of [m] (k = m // 2), prefix tokens = their complements, in the same order."""
+    k = m // 2
+    full = (1 << m) - 1
+    queries = [sum(1 << i for i in c) for c in combinations(range(m), k)]
+    return queries, [full ^ Q for Q in queries]
+
+
+class CommunicationBound(Claim):
+    id = "kernel_rank.communication_bound"
+    paper = "2608.11427"
+    sentence = "Any causal model in which tokens talk over finite-alphabet channels must move $\\Omega(n \\log m)$ bits into the final position."
+    title = "Causal finite-alphabet channels need Omega(n log m) bits"
+    expected = "verified"
+    established = "verified"
+    parameters = (
+        Parameter("n_max_m4", 8, 2, 20, "exact counts N(n) at m = 4 for n = 2..n_max_m4"),
+        Parameter("n_max_m5", 5, 2, 7, "exact counts N(n) at m = 5 for n = 2..n_max_m5 (n = 6: ~3 s, n = 7: minutes)"),
+        Parameter("m_fooling", 10, 2, 14, "bits of the fooling family checked pair by pair (C(m, m/2)^2 pairs)"),
+        Parameter("m_range", 18, 2, 24, "the range of n where C(C(m,m/2), n-1) >= m^(n-1), for m = 2..m_range (m = 24: ~1 min)"),
+        Parameter("m_injective", 6, 2, 8, "fooling family injectivity by enumerating families of up to 3 prefix tokens"),
+    )
+
+    def statement(self) -> Statement:
+        return Statement(
+            hypotheses=(
+                (sp.Contains(_m, sp.Naturals), "for every number of bits m and length n"),
+                (sp.Symbol("causal"), "a deterministic causal model, tokens exchanging symbols of finite alphabets; "
+                                      "B = log2 of the number of symbol combinations the final position can receive"),
+            ),
+            conclusion=(
+                sp.And(sp.Ge(_B, sp.log(_N(_n), 2)), sp.Ge(sp.log(_N(_n), 2), (_n - 1) * sp.log(_m, 2))),
+                "B >= log2 N(n), N(n) = number of functions q -> T(prefix, q); N(n) >= m^(n-1) while n - 1 <= C(m, m/2)/m",
+            ),
+        )
+
+    def validate(self, point: dict) -> None:
+        if point["m_fooling"] > point["m_range"]:
+            raise ParameterError(f"m_fooling ({point['m_fooling']}) must be at most m_range ({point['m_range']})")
+
+    def cost(self, point: dict) -> float:
+        m5 = {2: 0.01, 3: 0.05, 4: 0.4, 5: 1.0, 6: 3.0, 7: 300.0}[point["n_max_m5"]]
+        ranged = sum(comb(mm, mm // 2) ** 2 * 2e-11 for mm in range(2, point["m_range"] + 1))
+        return 2 * m5 + 0.1 * point["n_max_m4"] + comb(point["m_fooling"], point["m_fooling"] // 2) ** 2 * 4e-6 + ranged + 0.5
+
+    def witness(self, point: dict) -> tuple[list[int], list[int]]:
+        return fooling_family(point["m_fooling"])
+
+    def run(self, point: dict, ev) -> None:
+        self._counts(point, ev)
+        self._fooling(point, ev)
+        ev.note("bits into the final position >= log2 N(n) >= (n-1) log2 m where n - 1 <= C(m, m/2)/m; "
+                "two-way across the cut only log2 rank, at most m bits")
+
+    def _counts(self, point: dict, ev) -> None:
+        table, bits, beats, ranks = {}, {}, {}, {}
+        for m, n_max in ((4, point["n_max_m4"]), (5, point["n_max_m5"])):
+            levels = behaviour_levels(m, n_max, ev.poll)
+            counts = {n: len(levels[n - 2]) for n in range(2, n_max + 1)}
+            table[m] = counts
+            bits[m] = {n: counting.ceil_log2(N) for n, N in counts.items()}
+            beats[m] = {n: N >= m ** (n - 1) for n, N in counts.items()}
+            fixed = [n for n in range(3, n_max + 1) if counts[n] == counts[n - 1]]
+            if fixed:
+                ev.fact(f"constant_from_m{m}", {"n": fixed[0] - 1, "N": counts[fixed[0]]})
+            ev.certify("prefix-behaviours", {"m": m, "counts": counts, "bits": bits[m]})
+            # two-way channels across the cut: log-rank of the (distinct behaviours) x queries matrix
+            n = n_max
+            rows = list(levels[n - 2].items())
+            matrix = [list(f) for f, _ in rows]
+            r_rows, r_cols = exact.nonsingular_minor(matrix)
+            ranks[m] = {"n": n, "rank": len(r_rows), "bits": counting.ceil_log2(len(r_rows))}
+            ev.certify("behaviour-rank", {
+                "m": m, "n": n, "prefixes": [padded(rows[i][1], n - 1) for i in r_rows],
+                "queries": r_cols, "prime": exact.DEFAULT_PRIME,
+            })
+            ev.cover(f"counts_m{m}", {"n": [2, n_max], "behaviours": counts[n_max]})
+        ev.fact("N", table)
+        ev.fact("bits_one_way", bits)
+        ev.fact("N_at_least_m_to_the_n_minus_1", beats)
+        ev.fact("log_rank_two_way", ranks)
+
+    def _fooling(self, point: dict, ev) -> None:
+        m = point["m_fooling"]
+        queries, tokens = self.witness(point)
+        M = len(queries)
+        s_max = counting.binomial_beats_power(M, m)
+        ev.certify("fooling-family", {"m": m, "queries": queries, "tokens": tokens, "n_max": s_max + 1})
+        ev.cover("fooling_family", {"m": m, "M": M, "pairs": M * M})
+        # injectivity by enumeration: every family of up to s distinct prefix tokens, full behaviours
+        injective = {}
+        for mm, s_top in ((4, 6), (point["m_injective"], 3)):
+            qs, ts = fooling_family(mm)
+            seen: dict = {}
+            for s in range(1, min(s_top, len(ts)) + 1):
+                for family in combinations(range(len(ts)), s):
+                    ev.poll()
+                    f = behaviour(padded(tuple(ts[i] for i in family), s), mm)
+                    if f in seen:
+                        ev.fail("two fooling families have the same behaviour",
+                                {"m": mm, "families": [[att.bits(ts[i], mm) for i in seen[f]], [att.bits(ts[i], mm) for i in family]]})
+                        return
+                    seen[f] = family
+            injective[mm] = {"families": len(seen), "sizes": [1, min(s_top, len(ts))]}
+        ev.fact("fooling_injective", injective)
+        # where the family beats (n-1) log2 m: s* with C(M, s) >= m^s exactly for s <= s*, against floor(M/m)
+        table = {}
+        for mm in range(2, point["m_range"] + 1):
+            ev.poll()
+            MM = comb(mm, mm // 2)
+            star = counting.binomial_beats_power(MM, mm)
+            table[mm] = {"M": MM, "n_max": star + 1, "guaranteed_n_max": MM // mm + 1}
+            if star < MM // mm:
+                ev.fail("C(M, s) < m^s for some s <= M/m", {"m": mm, "s": star + 1})
+        ev.fact("fooling_range", table)
+        ev.fact("fooling_bits_certified", {"m": m, "n": [2, s_max + 1], "bits_at_least": "(n-1) log2 m",
+                                           "at_n_max": counting.ceil_log2(comb(M, s_max))})
+
+
+CLAIM = CommunicationBound()
