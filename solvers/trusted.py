@@ -730,6 +730,150 @@ def _box_refutation(data: dict) -> str:
     return f"no {H} rank-one head(s) with affine mixing solve exact length {n} at any m >= {m}: {used} box condition(s) combine to a contradiction"
 
 
+# ---- paper K: linear feasibility (LP) — several heads (K4)
+#
+# H tokenwise heads, head h with kernel K_h = phi_h psi_h^T and readout table U_h (one-hot
+# values, the mixing a_h(q) and the bias b(q) folded into U_h): the output at the final
+# position is  y(X) = sum_h sum_j K_h[q,x_j] U_h[q,x_j] / sum_j K_h[q,x_j].
+
+
+def _alphabet(raw, m: int) -> list[int]:
+    """``"all"`` (every token of {0,1}^m, in numeric order) or a list of distinct bit strings."""
+    if raw == "all":
+        return list(range(1 << m))
+    _require(isinstance(raw, list) and raw, "alphabet must be \"all\" or a nonempty list of tokens")
+    tokens = [_token(t, m) for t in raw]
+    _require(len(set(tokens)) == len(tokens), "alphabet tokens must be distinct")
+    return tokens
+
+
+@kind("multi-head-exhaustive", "m", "lengths", "alphabet", "heads", "target", "tolerance", "symmetry")
+def _multi_head_exhaustive(data: dict) -> str:
+    """H kernel heads given by tables, mixed affinely, solve every sequence over the alphabet.
+
+    Data: ``m``; ``lengths``; ``alphabet`` (``"all"`` or a list of tokens as bit strings;
+    tables are indexed by alphabet position); ``heads``: a list of ``{phi, psi, readout}``
+    with ``phi_h, psi_h >= 0`` (N x r_h), so ``K_h = phi_h psi_h^T`` has feature rank
+    <= r_h, ``K_h[q,q] > 0``, and ``readout`` ``U_h`` (N x N); the output is
+    ``y = sum_h sum_j K_h[q,x_j] U_h[q,x_j] / sum_j K_h[q,x_j]`` (affine mixing
+    ``sum_h <a_h(q), h_h> + b(q)`` with one-hot values ``v_h(x) = e_x`` realises every
+    ``U_h``).  ``symmetry``: ``"none"`` (every tuple) or ``"context"`` (one sequence per
+    multiset of the n-1 context tokens, the query last: each head's numerator and
+    denominator are sums over positions, so y is a symmetric function of the context).
+    Proves ``|y - T| < tolerance`` on every sequence of each length over the alphabet.
+    """
+    m = _int(data["m"], "m", 1, 8)
+    tokens = _alphabet(data["alphabet"], m)
+    size = len(tokens)
+    lengths = [_int(n, "length", 1, 6) for n in data["lengths"]]
+    _require(data["target"] in TARGETS, f"unknown target {data['target']!r}")
+    tolerance = rational(data["tolerance"])
+    symmetry = data["symmetry"]
+    _require(symmetry in ("context", "none"), f"unknown symmetry {symmetry!r}")
+    heads = data["heads"]
+    _require(isinstance(heads, list) and 1 <= len(heads) <= 8, "heads must be a list of 1 to 8 heads")
+    kernels, readouts, ranks = [], [], []
+    for h, head in enumerate(heads):
+        _require(isinstance(head, dict) and set(head) == {"phi", "psi", "readout"}, f"head {h} reads exactly phi, psi, readout")
+        phi, psi = _matrix(head["phi"], f"phi_{h}", size), _matrix(head["psi"], f"psi_{h}", size)
+        _require(len(phi[0]) == len(psi[0]), f"head {h}: phi and psi must have one feature rank")
+        _require(all(v >= 0 for row in phi + psi for v in row), f"head {h}: feature maps must be nonnegative")
+        K = [[sum((a * b for a, b in zip(phi[i], psi[k])), Fraction(0)) for k in range(size)] for i in range(size)]
+        _require(all(K[i][i] > 0 for i in range(size)), f"head {h}: kappa(q, q) must be positive for every q")
+        kernels.append(K)
+        readouts.append(_matrix(head["readout"], f"readout_{h}", size, size))
+        ranks.append(len(phi[0]))
+    count, worst = 0, Fraction(0)
+    for n in lengths:
+        for qi in range(size):
+            q = tokens[qi]
+            contexts = combinations_with_replacement(range(size), n - 1) if symmetry == "context" else product(range(size), repeat=n - 1)
+            for context in contexts:
+                seq = context + (qi,)
+                target = min((tokens[i] & q).bit_count() for i in seq)
+                y = Fraction(0)
+                for K, U in zip(kernels, readouts):
+                    y += sum((K[qi][i] * U[qi][i] for i in seq), Fraction(0)) / sum((K[qi][i] for i in seq), Fraction(0))
+                error = abs(y - target)
+                _require(_within(error, tolerance), f"sequence {[tokens[i] for i in seq]} (m={m}): error {error} is not < {tolerance}")
+                worst = max(worst, error)
+                count += 1
+    where = f"every token of {{0,1}}^{m}" if data["alphabet"] == "all" else f"the {size} tokens {data['alphabet']}"
+    return (f"{len(heads)} heads of feature ranks {ranks} (total {sum(ranks)}) solve lengths {lengths} over {where}: "
+            f"{count} sequences ({symmetry} symmetry), worst error {worst}, {_bound(tolerance)}")
+
+
+def _box_row(H: int, query: int, corners, rest, sign: int):
+    """The box condition of one labelled box, as a linear form in the monomials of psi.
+
+    Positions 1..H+1 take ``corners[i][s_i]`` (s in {0,1}^{H+1}), then the tokens of
+    ``rest``, then the query.  With rank-one heads ``K_h[q,x] = phi_h(q) psi_h(x)`` the
+    product of the heads' denominators is ``prod_h phi_h(q) * D(s)``,
+    ``D(s) = prod_h sum_j psi_h(x_j(s))``, a sum of monomials
+    ``mu(u_1..u_H) = prod_h psi_h(u_h)``.  Returns the row
+    ``1/2 sum_s D(s) - sign * sum_s (-1)^{|s|} T(s) D(s) > 0`` in the unknowns mu.
+    """
+    coefs: dict = {}
+    for s in product((0, 1), repeat=H + 1):
+        seq = [corners[i][b] for i, b in enumerate(s)] + list(rest) + [query]
+        target = min((x & query).bit_count() for x in seq)
+        weight = _HALF - sign * (-1) ** sum(s) * target
+        if weight == 0:
+            continue
+        for choice in product(seq, repeat=H):  # one position per head: a monomial of D(s)
+            coefs[choice] = coefs.get(choice, 0) + weight
+    return coefs
+
+
+@kind("box-refutation", "m", "heads", "length", "boxes")
+def _box_refutation(data: dict) -> str:
+    """No H heads of feature rank one (any values, affine mixing) solve exact length n at m.
+
+    The box identity: with ``D = D_1 ... D_H`` (the heads' denominators), ``y D`` and
+    ``D`` are sums of products of at most H one-position terms, so their alternating
+    sums over a box ``{a_i, b_i}`` on H+1 positions (the other positions fixed) vanish.
+    Writing ``y = T + e`` with ``|e| < 1/2`` and ``D > 0`` gives, for sign = +-1,
+    ``1/2 sum_s D(s) - sign sum_s (-1)^{|s|} T(s) D(s) > 0`` — U eliminated.  For rank-one
+    heads this is linear in the monomials ``mu(u) = prod_h psi_h(u_h) >= 0`` after
+    dividing by ``prod_h phi_h(q) > 0`` (``_box_row``).  Data: ``heads`` H, ``length`` n
+    (>= H+2), ``boxes``: ``[multiplier, sign, query, [[a_1, b_1], ..., [a_{H+1}, b_{H+1}]],
+    [rest tokens]]`` (tokens as bit strings of length m, n - H - 2 rest tokens).  The
+    checker builds each row, combines with the multipliers (>= 0, some > 0) and requires
+    every monomial's coefficient to be <= 0: then ``mu >= 0`` rows close a Motzkin
+    combination, so no rank-one heads satisfy every box condition.  The rows depend on
+    the tokens only through inner products, so zero-padded tokens prove it for every m' >= m.
+    """
+    m = _int(data["m"], "m", 1, 64)
+    H = _int(data["heads"], "heads", 1, 4)
+    n = _int(data["length"], "length", H + 2, H + 6)
+    _require(isinstance(data["boxes"], list) and data["boxes"], "boxes must be a nonempty list")
+    rows, ys = [], []
+    for entry in data["boxes"]:
+        _require(isinstance(entry, list) and len(entry) == 5, "each box is [multiplier, sign, query, corners, rest]")
+        y, sign, query, corners, rest = entry
+        _require(sign in (1, -1), f"sign must be 1 or -1, got {sign!r}")
+        _require(isinstance(corners, list) and len(corners) == H + 1 and all(isinstance(c, list) and len(c) == 2 for c in corners),
+                 f"corners must list H+1 = {H + 1} pairs [a_i, b_i]")
+        _require(isinstance(rest, list) and len(rest) == n - H - 2, f"rest must hold n - H - 2 = {n - H - 2} tokens")
+        corners = [[_token(a, m), _token(b, m)] for a, b in corners]
+        rows.append((_box_row(H, _token(query, m), corners, [_token(t, m) for t in rest], sign), ">", Fraction(0)))
+        ys.append(_multiplier(y))
+    total: dict = {}
+    for (coefs, _, _), y in zip(rows, ys):
+        for key, c in coefs.items():
+            total[key] = total.get(key, 0) + y * c
+    positive = sorted(key for key, c in total.items() if c > 0)[:3]
+    _require(not positive, f"box-refutation: the combination leaves positive coefficients on the monomials {positive}")
+    # each remaining coefficient is <= 0: cancel it with the row mu >= 0
+    for key, c in total.items():
+        if c < 0:
+            rows.append(({key: Fraction(1)}, ">=", Fraction(0)))
+            ys.append(-c)
+    _motzkin_refutes(rows, ys, "box-refutation")
+    used = sum(1 for e in data["boxes"] if rational(e[0]))
+    return f"no {H} rank-one head(s) with affine mixing solve exact length {n} at any m >= {m}: {used} box condition(s) combine to a contradiction"
+
+
 # ------------------------------------------- paper K: constructions
 
 
