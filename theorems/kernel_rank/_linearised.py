@@ -172,33 +172,34 @@ def kernel_row(m: int, q: int, n: int, family: str = "free", tokens=None, order=
     feats = [("K", x) for x in tokens] if family == "free" else [("phi", i) for i in range(m + 1)]
     problem = _builder(feats + [("P", x) for x in tokens])
 
-    def entry(x):
-        if family == "free":
-            return {("K", x): Fraction(1)}
-        return {("phi", 0): Fraction(1)} | {("phi", i + 1): Fraction(1) for i in range(m) if not x >> i & 1}
+    index = problem.index
 
+    def entry(x):  # K[q, x] as integer coefficients over the feature unknowns
+        if family == "free":
+            return {index[("K", x)]: 1}
+        return {index[("phi", 0)]: 1} | {index[("phi", i + 1)]: 1 for i in range(m) if not x >> i & 1}
+
+    entries = {x: entry(x) for x in tokens}
     for context in combinations_with_replacement(tokens, n - 1):
         seq = tuple(context) + (q,)
         target = att.min_ip_target(seq)
         for side in ("lo", "hi"):  # times 2, as in _add_sequence
             sign, level = (1, 2 * target - 1) if side == "lo" else (-1, 2 * target + 1)
-            coefs: dict[int, Fraction] = {}
+            coefs: dict[int, int] = {}
             for x in seq:
-                i = problem.index[("P", x)]
+                i = index[("P", x)]
                 coefs[i] = coefs.get(i, 0) + 2 * sign
-                for key, e in entry(x).items():
-                    coefs[problem.index[key]] = coefs.get(problem.index[key], 0) - sign * level * e
+                for k, e in entries[x].items():
+                    coefs[k] = coefs.get(k, 0) - sign * level * e
             problem.system.add(coefs, ">", 0)
             problem.labels.append(("seq", side, context))
     for key in feats:
         problem.system.add({problem.index[key]: 1}, ">=", 0)
         problem.labels.append(("nonneg", None, att.bits(key[1], m) if family == "free" else key[1]))
     for z in order:
-        coefs = {}
-        for key, e in entry(q).items():
-            coefs[problem.index[key]] = coefs.get(problem.index[key], 0) + e
-        for key, e in entry(z).items():
-            coefs[problem.index[key]] = coefs.get(problem.index[key], 0) - e
+        coefs = dict(entry(q))
+        for k, e in entry(z).items():
+            coefs[k] = coefs.get(k, 0) - e
         problem.system.add(coefs, ">=", 0)
         problem.labels.append(("order", z))
     return problem
@@ -308,3 +309,51 @@ def expand_reduced(problem: Problem, point, m: int, n: int, positions: bool = Fa
     keys = list(values)
     full.index = {k: i for i, k in enumerate(keys)}
     return rank_one_witness(full, [values[k] for k in keys], tokens, n, positions)
+
+
+def fixed_kernel_readout(K, m: int, n: int = 3, budget=None, queries=None):
+    """For a fixed exact kernel ``K`` (2^m x 2^m, ``K >= 0``, positive diagonal), readout rows
+    ``U[q, .]`` with error < 1/2 on every sequence of exact length n, one LP per query
+    (``queries``, default all; the other rows are None).
+
+    Returns ``(U, None)`` or ``(None, (q, decision))`` for the first query whose LP is not
+    feasible.  The rows are ``-1/2 sum_j K[q,x_j] < sum_j K[q,x_j] (U[q,x_j] - T) < 1/2 sum_j K[q,x_j]``,
+    times twice the common denominator of ``K[q, .]`` (integer coefficients).
+    """
+    from math import lcm
+
+    size = 1 << m
+    U = [None] * size
+    for q in (range(size) if queries is None else queries):
+        scale = 2 * lcm(*(v.denominator for v in K[q]))
+        row = [int(v * scale) for v in K[q]]
+        system = lp.LinearSystem(size)
+        for context in combinations_with_replacement(range(size), n - 1):
+            seq = tuple(context) + (q,)
+            target = att.min_ip_target(seq)
+            coefs: dict[int, int] = {}
+            for x in seq:
+                coefs[x] = coefs.get(x, 0) + row[x]
+            total = sum(row[x] for x in seq)
+            system.add(coefs, ">", total * target - total // 2)
+            system.add(coefs, "<", total * target + total // 2)
+        decision = lp.decide(system, budget)
+        if not isinstance(decision, lp.Feasible):
+            return None, (q, decision)
+        U[q] = decision.point
+    return U, None
+
+
+def kernel_worst_error(K, U, m: int, n: int = 3, poll=lambda: None) -> Fraction:
+    """The largest ``|y - T|`` of the head ``(K, U)`` over every sequence of exact length n
+    (one per context multiset: the output depends on the context only through it)."""
+    size = 1 << m
+    worst = Fraction(0)
+    for q in range(size):
+        poll()
+        for context in combinations_with_replacement(range(size), n - 1):
+            seq = tuple(context) + (q,)
+            target = att.min_ip_target(seq)
+            total = sum(K[q][x] for x in seq)
+            worst = max(worst, abs(sum((K[q][x] * (U[q][x] - target) for x in seq), Fraction(0)) / total))
+    return worst
