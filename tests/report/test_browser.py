@@ -9,6 +9,7 @@ with the reason, except in CI (``CI=true``), where it fails.  Screenshots go to
 import os
 import pathlib
 import re
+import sys
 
 import pytest
 
@@ -128,3 +129,14 @@ def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
     browser.find_element(By.CSS_SELECTOR, 'table.dashboard a[href="claims/kernel_rank.rank_one_short.html"]').click()
     assert browser.current_url.endswith("/claims/kernel_rank.rank_one_short.html")
     assert_rendered(browser, "the rank-one claim")
+
+
+def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(monkeypatch):
+    here = sys.modules[__name__]
+    monkeypatch.setattr(here, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setenv("CI", "false")
+    with pytest.raises(pytest.skip.Exception, match="chromium"):
+        here.require_browser()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true"):
+        here.require_browser()
