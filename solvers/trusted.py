@@ -1127,6 +1127,103 @@ def _behaviour_rank(data: dict) -> str:
     return f"m={m}, n={n}: the prefix x query target matrix has rank >= {k}: two-way across the cut >= log2 {k} bits"
 
 
+def _sequences_up_to_context_order(m: int, lengths):
+    """Every sequence of the given lengths, one per context multiset (h ignores the context order)."""
+    for n in lengths:
+        for q in range(1 << m):
+            for context in combinations_with_replacement(range(1 << m), n - 1):
+                yield context + (q,)
+
+
+def _target(seq) -> int:
+    q = seq[-1]
+    return min((x & q).bit_count() for x in seq)
+
+
+@kind("surd-decoding", "m", "primes", "max_length", "precision")
+def _surd_decoding(data: dict) -> str:
+    """With values ``sqrt p_x`` (distinct primes), ``(q, h)`` determines T on every sequence of length <= L.
+
+    Uniform weights (rank one) give ``h(X) = sum_x (c_x / n) sqrt p_x``, c_x the
+    multiplicity of token x.  Per query the checker collects the distinct
+    coefficient vectors over every sequence of length 1..L, reads T off each
+    vector's support (min over it of <x, q>), encloses each vector's real value
+    in a ball (arb, ``precision`` bits, endpoints compared as exact rationals)
+    and checks the balls pairwise disjoint: distinct vectors are distinct reals,
+    so T is a function of (q, h) on these sequences -- shown without the
+    linear independence of square roots of primes.
+    """
+    m = _int(data["m"], "m", 1, 4)
+    L = _int(data["max_length"], "max_length", 1, 12)
+    primes = [_int(p, "prime", 2) for p in data["primes"]]
+    _require(len(primes) == 1 << m, f"need one prime per token: {1 << m}")
+    _require(len(set(primes)) == len(primes), "the primes must be distinct")
+    _require(all(flint.fmpz(p).is_prime() for p in primes), "every value must be the square root of a prime")
+    precision = _int(data["precision"], "precision", 53, 1 << 16)
+    by_query: dict = {}
+    for seq in _sequences_up_to_context_order(m, range(1, L + 1)):
+        n = len(seq)
+        vector = tuple(Fraction(seq.count(x), n) for x in range(1 << m))
+        T = _target(seq)
+        _require(by_query.setdefault(seq[-1], {}).setdefault(vector, T) == T, "one coefficient vector with two targets")
+    old = flint.ctx.prec
+    flint.ctx.prec = precision
+    try:
+        roots = [flint.arb(p).sqrt() for p in primes]
+        for q, vectors in by_query.items():
+            balls = []
+            for vector in vectors:
+                value = sum((flint.arb(flint.fmpq(c.numerator, c.denominator)) * r for c, r in zip(vector, roots) if c), flint.arb(0))
+                mid, rad = value.mid().man_exp(), value.rad().man_exp()
+                centre = Fraction(int(mid[0])) * Fraction(2) ** int(mid[1])
+                radius = Fraction(int(rad[0])) * Fraction(2) ** int(rad[1])
+                balls.append((centre - radius, centre + radius))
+            balls.sort()
+            for (_, hi), (lo, _) in zip(balls, balls[1:]):
+                _require(hi < lo, f"query {q}: two values of h are not separated at {precision} bits")
+    finally:
+        flint.ctx.prec = old
+    classes = sum(len(v) for v in by_query.values())
+    return f"values sqrt(p_x), m={m}: (q, h) determines T on every sequence of length <= {L} ({classes} distinct h, all separated)"
+
+
+@kind("base-decoding", "m", "base", "lengths")
+def _base_decoding(data: dict) -> str:
+    """With values ``B^x`` (uniform weights), ``(q, h)`` determines T on every sequence of the given lengths.
+
+    ``h(X) = sum_j B^{x_j} / n`` exactly; the checker groups every sequence of
+    the given lengths (context as a multiset) by ``(q, h)`` and checks each
+    group has one target: one decoder serves all these lengths at once.
+    """
+    m = _int(data["m"], "m", 1, 5)
+    B = _int(data["base"], "base", 2)
+    lengths = sorted({_int(n, "length", 1, 10) for n in data["lengths"]})
+    seen: dict = {}
+    for seq in _sequences_up_to_context_order(m, lengths):
+        key = (seq[-1], Fraction(sum(B**x for x in seq), len(seq)))
+        T = _target(seq)
+        _require(seen.setdefault(key, (T, seq))[0] == T, f"sequences {list(seen[key][1])} and {list(seq)} collide")
+    return f"values {B}^x, m={m}: (q, h) determines T on every sequence of lengths {lengths} ({len(seen)} values of (q, h))"
+
+
+@kind("decoding-collision", "m", "base", "sequences")
+def _decoding_collision(data: dict) -> str:
+    """Two sequences with the same query and the same ``h = sum_j B^{x_j} / n`` but different targets.
+
+    So no function of (q, h) returns T on both: values ``B^x`` do not serve both lengths.
+    """
+    m = _int(data["m"], "m", 1, 16)
+    B = _int(data["base"], "base", 2)
+    seqs = data["sequences"]
+    _require(isinstance(seqs, list) and len(seqs) == 2, "give exactly two sequences")
+    X, Y = ([_int(x, "token", 0, (1 << m) - 1) for x in s] for s in seqs)
+    _require(X and Y and X[-1] == Y[-1], "the two sequences must end with the same query")
+    hX, hY = Fraction(sum(B**x for x in X), len(X)), Fraction(sum(B**x for x in Y), len(Y))
+    _require(hX == hY, f"h differs: {hX} vs {hY}")
+    _require(_target(X) != _target(Y), "the targets agree: not a collision")
+    return f"values {B}^x, m={m}: {X} and {Y} share q and h = {hX} but T = {_target(X)} vs {_target(Y)}"
+
+
 
 # ------------------------------------------- paper S: approximation rank
 
