@@ -1,0 +1,156 @@
+"""K4: the box identity, box certificates, and witnesses for several rank-one heads."""
+
+import copy
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solvers import certificates as C
+from solvers import trusted
+from theorems import attention as att
+from theorems.kernel_rank import multi_head as mh
+from theorems.kernel_rank.multi_head import MultiHead
+
+SMALL = {"H_identity": 2, "m_types": 3}
+
+
+@pytest.fixture(scope="module")
+def outcome():
+    claim = MultiHead()
+    return claim.check(claim.point(SMALL))
+
+
+def test_verified_with_the_expected_facts(outcome):
+    assert outcome.status == "verified", outcome.message
+    assert "box_identity_H2" in outcome.facts and "-> 0, D -> 0" in outcome.facts["box_identity_H2"]
+    # an H-fold box is not enough: the identity needs H + 1 varying positions
+    assert outcome.facts["box_identity_H2_on_2_positions_vanishes"] is False
+    assert outcome.facts["H1_box_condition_equals_sequence_rows"] is True
+    assert outcome.facts["one_head_length_3_m4"].startswith("refuted")
+    assert 0 < outcome.facts["two_heads_length_3_m4_worst_error"] < Fraction(1, 2)
+    assert outcome.covered["two_heads_length_3_m4"]["sequences"] == 16**3
+    kinds = [c["kind"] for c in outcome.certificates]
+    assert kinds.count("box-refutation") == 1 and kinds.count("multi-head-exhaustive") >= 2
+
+
+def test_every_certificate_is_accepted_again_and_tampering_is_rejected(outcome):
+    claim = MultiHead()
+    for cert in outcome.certificates:
+        trusted.check(cert, claim.statement_hash())
+    box = next(c for c in outcome.certificates if c["kind"] == "box-refutation")
+    for tamper in (
+        lambda d: d["boxes"][1].__setitem__(0, 0),            # drop the second query's box
+        lambda d: d["boxes"][0].__setitem__(1, -1),           # the other sign
+        lambda d: d["boxes"][0].__setitem__(2, "0110"),       # another query
+        lambda d: d["boxes"][0][3].__setitem__(0, ["0101", "0101"]),  # a degenerate box
+        lambda d: d.__setitem__("heads", 2),                  # claims more than it proves
+    ):
+        bad = copy.deepcopy(box)
+        tamper(bad["data"])
+        with pytest.raises(C.CertificateError):
+            trusted.check(bad)
+    heads = next(c for c in outcome.certificates if c["kind"] == "multi-head-exhaustive" and c["data"]["alphabet"] == "all")
+    bad = copy.deepcopy(heads)
+    bad["data"]["heads"][1]["readout"][5] = [C.encode(Fraction(v) + Fraction(1, 20)) for v in bad["data"]["heads"][1]["readout"][5]]
+    with pytest.raises(C.CertificateError, match="error"):
+        trusted.check(bad)
+    bad = copy.deepcopy(heads)
+    bad["data"]["heads"][0]["psi"][3] = [0]
+    with pytest.raises(C.CertificateError, match="positive"):
+        trusted.check(bad)
+    bad = copy.deepcopy(heads)
+    bad["data"]["heads"][0]["psi"][3] = [-1]
+    with pytest.raises(C.CertificateError, match="nonnegative"):
+        trusted.check(bad)
+    bad = copy.deepcopy(heads)
+    bad["data"]["heads"][0]["note"] = "decoration"
+    with pytest.raises(C.CertificateError, match="reads exactly"):
+        trusted.check(bad)
+
+
+class _OneHeadTwice(MultiHead):
+    """Two copies of uniform attention are one rank-one head: no readout exists at m = 4."""
+
+    def witness(self, point):
+        return [[Fraction(1)] * 16, [Fraction(1)] * 16]
+
+
+def test_a_witness_that_is_really_one_head_is_refuted():
+    claim = _OneHeadTwice()
+    out = claim.check(claim.point(SMALL))
+    assert out.status == "refuted"
+    assert "no readout" in out.message
+
+
+def test_a_wrong_identity_is_refuted(monkeypatch):
+    real = mh.box_identity
+    monkeypatch.setattr(mh, "box_identity", lambda H, varied=None: real(H, H if varied is None else varied))
+    claim = MultiHead()
+    out = claim.check(claim.point(SMALL))
+    assert out.status == "refuted"
+    assert "box identity" in out.message
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    H=st.integers(1, 2),
+    data=st.data(),
+)
+def test_the_box_identity_holds_for_evaluated_rank_one_heads(H, data):
+    """Exact evaluation of random heads: sum_s (-1)^|s| y(s) D(s) = 0 = sum_s (-1)^|s| D(s)."""
+    m = 3
+    tokens = list(range(1 << m))
+    positive = st.fractions(min_value=Fraction(1, 8), max_value=8, max_denominator=9)
+    psis = [[data.draw(positive) for _ in tokens] for _ in range(H)]
+    readouts = [[[data.draw(st.fractions(-3, 3, max_denominator=5)) for _ in tokens] for _ in tokens] for _ in range(H)]
+    corners = [data.draw(st.tuples(st.sampled_from(tokens), st.sampled_from(tokens))) for _ in range(H + 1)]
+    q = data.draw(st.sampled_from(tokens))
+    layer = mh.layer_of(psis, readouts, tokens)
+    alt_yD = alt_D = Fraction(0)
+    for s in itertools.product((0, 1), repeat=H + 1):
+        seq = tuple(corners[i][b] for i, b in enumerate(s)) + (q,)
+        D = Fraction(1)
+        for psi in psis:
+            D *= sum(psi[x] for x in seq)
+        sign = (-1) ** sum(s)
+        alt_yD += sign * layer(seq) * D
+        alt_D += sign * D
+    assert alt_yD == 0 and alt_D == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(m=st.integers(1, 6), n=st.integers(2, 5), data=st.data())
+def test_two_token_types_never_refute_two_heads(m, n, data):
+    a = data.draw(st.integers(0, (1 << m) - 1))
+    b = data.draw(st.integers(0, (1 << m) - 1).filter(lambda x: x != a))
+    psis, readouts = mh.two_type_witness(a, b, m, n)
+    sweep = mh.sweep_contexts(mh.layer_of(psis, readouts, [a, b]), [a, b], n)
+    assert sweep.failure is None and sweep.worst < Fraction(1, 2)
+    assert sweep.inputs == 2**n
+
+
+def test_one_head_per_pair_type_covers_every_pair():
+    m = 4
+    seen = {(att.weight(a), att.weight(b), att.inner(a, b)) for a, b in mh.pair_types(m)}
+    every = {tuple(sorted((att.weight(a), att.weight(b))) + [att.inner(a, b)]) for a in range(16) for b in range(16) if a != b}
+    assert seen == every
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_for_one_head_a_box_condition_is_the_sum_of_its_sequence_rows(data):
+    tokens = st.integers(0, 15)
+    q = data.draw(tokens)
+    corners = [[data.draw(tokens), data.draw(tokens)] for _ in range(2)]
+    rows = mh.sequence_rows_of_box(q, corners)
+    assert not any(key[0] == "P" for key in rows)
+    assert {(key[1],): c for key, c in rows.items()} == mh.box_condition(1, q, corners, [], 1)
+
+
+def test_two_heads_at_length_four_are_not_refuted_by_the_h1_boxes():
+    # the H = 1 boxes say nothing about two heads: a box needs H + 1 = 3 positions
+    a, b = mh.token("0101"), mh.token("1010")
+    boxes = [(a, [[a, b], [a, b], [a, b]], [], 1), (b, [[a, b], [a, b], [a, b]], [], 1)]
+    assert mh.box_refutation(2, boxes) is None

@@ -1,0 +1,130 @@
+"""Open conjecture: H rank-one heads solve exact length H+1 for every m.
+
+Model as in K4 (``kernel_rank.multi_head``): H tokenwise heads of feature rank one
+(``kappa_h(q, x) = phi_h(q) psi_h(x)``; ``phi_h`` cancels in each head's average), one-hot
+values and affine mixing, so ``y = sum_h sum_j psi_h(x_j) U_h[q, x_j] / sum_j psi_h(x_j)``.
+
+Why it is plausible: the box identity of K4 refutes H heads only on boxes over
+H+1 varying positions, i.e. at length >= H+2; at length H+1 only H context
+positions vary and the identity gives nothing.  For H = 1 it is K1 (uniform
+attention solves length 2 exactly, every m).  For H = 2 it says two rank-one
+heads solve length 3 for every m, where one head fails from m = 4 on (K3).
+
+What is checked: for each m <= ``m_max`` a witness — the stored two-head witness at
+m = 4 (from K4) restricted to tokens with trailing zeros for smaller m, uniform
+attention for H = 1, or one found by the float search (``search_rounds``) — with
+readouts fitted by the exact LP, every sequence evaluated exactly, and a
+``multi-head-exhaustive`` certificate.  The outcome is ``unknown``: the conjecture
+is about every m, and nothing here proves it beyond the largest m with a witness.
+
+Symmetric ansätze: the joint problem over ``(psi_1, ..., psi_H, U)`` is not convex, so
+averaging a solution over the coordinate permutations need not give a solution; a
+search restricted to invariant ``psi_h`` (depending on ``|x|`` only) is a restriction,
+not without loss of generality.  The search below uses unrestricted ``psi_h``.  (Only
+for fixed psi is the problem in U convex: there averaging is valid.)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from theorems import attention as att
+from theorems.core import Claim, Outcome, Parameter, ParameterError, Statement
+from theorems.kernel_rank import multi_head as mh
+
+
+class MultiHeadLength(Claim):
+    id = "conjectures.multi_head_length"
+    paper = "2608.11427"
+    sentence = "(open) H rank-one heads solve Min-IP at exact length H+1 for every m."
+    title = "H rank-one heads solve exact length H+1 for every m (open)"
+    expected = "unknown"
+    established = "open"
+    uses = ("kernel_rank.multi_head", "kernel_rank.rank_one_short")
+    parameters = (
+        Parameter("H", 2, 1, 2, "number of rank-one heads; the length is H+1"),
+        Parameter("m_max", 4, 1, 6, "witnesses are sought and certified for m = 1 .. m_max"),
+        Parameter("search_rounds", 0, 0, 40, "rounds of the float search for an m beyond the stored witnesses (0 = none)"),
+        Parameter("seed", 1, 0, 10**6, "seed of the float search"),
+    )
+
+    def statement(self) -> Statement:
+        m, H, X = sp.Symbol("m", integer=True, positive=True), sp.Symbol("H", integer=True, positive=True), sp.Symbol("X")
+        y, T = sp.Function("y"), sp.Function("T")
+        return Statement(
+            hypotheses=(
+                (sp.Contains(m, sp.Naturals), "for every number of bits m >= 1 (open: checked for m <= m_max)"),
+                (sp.Contains(H, sp.Naturals), "H heads of feature rank one each, affine mixing"),
+            ),
+            conclusion=(sp.Lt(sp.Abs(y(X) - T(X)), sp.Rational(1, 2)),
+                        "there are heads and a mixing with error < 1/2 on every sequence X of exact length H + 1"),
+        )
+
+    def validate(self, point: dict) -> None:
+        if point["m_max"] > 4 and not point["search_rounds"]:
+            raise ParameterError(
+                f"parameter m_max of {self.id} must be an integer in [1, 4] without a search "
+                "(stored witnesses reach m = 4); give search_rounds >= 1 to look further")
+
+    def cost(self, point: dict) -> float:
+        fixed = sum(0.4 * 4.0 ** m / 16 for m in range(1, min(point["m_max"], 4) + 1))
+        beyond = max(0, point["m_max"] - 4)
+        return 1.0 + fixed + beyond * (30.0 + point["search_rounds"] * 300.0)
+
+    def witness(self, point: dict, m: int | None = None):
+        """Stored psi tables (one per head) at m, or None when none is stored."""
+        H = point["H"]
+        m = point["m_max"] if m is None else m
+        if H == 1:
+            return [[Fraction(1)] * (1 << m)]
+        if m <= 4:
+            return [list(psi[: 1 << m]) for psi in mh.TWO_HEADS_M4]  # tokens with trailing zeros
+        return None
+
+    def run(self, point: dict, ev) -> None:
+        H, n = point["H"], point["H"] + 1
+        largest, worst = 0, {}
+        for m in range(1, point["m_max"] + 1):
+            ev.poll()
+            psis = self.witness(point, m)
+            if psis is None and point["search_rounds"]:
+                found, floats = mh.search_heads(m, n, H, seed=point["seed"], rounds=point["search_rounds"], poll=ev.poll)
+                ev.fact(f"search_m{m}", f"best float worst error {found:.4f} (a search, not a verdict)")
+                if found < 0.5:
+                    for denominator in (20, 100, 1000, 10000):
+                        psis = [mh.rationalise(p, denominator) for p in floats]
+                        if mh.fit_readouts(psis, list(range(1 << m)), n, poll=ev.poll)[0] is not None:
+                            break
+                    else:
+                        psis = None
+            if psis is None:
+                ev.fact(f"m{m}", "no witness found within the budget")
+                break
+            sweep = mh.certified_heads(ev, psis, list(range(1 << m)), m, n, "all")
+            if sweep is None:
+                break
+            largest, worst[m] = m, sweep.worst
+            ev.cover(f"m{m}", {"sequences": sweep.inputs, "evaluated": sweep.points})
+        ev.fact("heads", H)
+        ev.fact("length", n)
+        ev.fact("largest_m_with_witness", largest)
+        ev.fact("worst_errors", {m: e for m, e in worst.items()})
+        ev.fact("worst_errors_decimal", {m: f"{float(e):.4f}" for m, e in worst.items()})
+        ev.note(f"{H} rank-one head(s) solve exact length {n} for every m <= {largest} (certified witnesses); "
+                "open for larger m")
+
+    def check(self, point: dict | None = None, budget: float | None = None) -> Outcome:
+        """As :meth:`Claim.check`, but a clean run ends ``unknown``: witnesses up to some m prove nothing for every m.
+
+        The certificates of the witnesses found are kept: each proves its own m.
+        """
+        outcome = super().check(point, budget)
+        if outcome.status == "verified":
+            outcome.status = "unknown"
+            outcome.message = f"open conjecture; {outcome.message}"
+        return outcome
+
+
+CLAIM = MultiHeadLength()
