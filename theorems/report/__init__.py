@@ -126,6 +126,7 @@ def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None) -> Re
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copyfile(source, target)
         write_atomic(os.path.join(stage, MARKER), "written by attnproof report; the folder is replaced by the next report\n")
+        _readable(stage)
         if os.path.exists(out):
             trash = tempfile.mkdtemp(prefix=".attnproof-old-", dir=parent)
             os.replace(out, os.path.join(trash, "old"))
@@ -137,3 +138,13 @@ def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None) -> Re
         shutil.rmtree(stage, ignore_errors=True)
         raise
     return report
+
+
+def _readable(folder: str) -> None:
+    """A report is for reading (perhaps served by a web server): files 644, folders 755."""
+    os.chmod(folder, 0o755)
+    for root, dirs, names in os.walk(folder):
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in names:
+            os.chmod(os.path.join(root, name), 0o644)

@@ -272,6 +272,7 @@ def sympy_mathml(expr, display: bool = False, displaystyle: bool = True) -> str:
     body = re.sub(r">([<>&])</", lambda m: ">" + html.escape(m.group(1)) + "</", body)
     body = body.replace("<mi>&ExponentialE;</mi>", "<mi>e</mi>").replace("&InvisibleTimes;", "&#x2062;")
     body = re.sub(r"&#(x[0-9a-fA-F]+|\d+);", _character, body)  # readable source: κ, not &#954;
+    body = body.replace("<mo>-</mo>", "<mo>−</mo>")  # a minus sign, not a hyphen
     return _wrap(f"<mrow>{body}</mrow>", display, displaystyle)
 
 

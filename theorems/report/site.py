@@ -37,10 +37,11 @@ table.facts table.facts { margin: 0; }
 .statement td:first-child { font-weight: bold; white-space: nowrap; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #d0d7de; }
 figcaption { color: #656d76; font-size: 0.9em; }
-svg.graph { max-width: 100%; height: auto; }
+svg.graph { display: block; }
 svg.graph a.node:hover rect { fill: #ddf4ff; }
 .scroll { overflow-x: auto; }
-table.dashboard { width: 100%; } table.dashboard td { overflow-wrap: anywhere; }
+table.dashboard { width: 100%; } table.dashboard td { overflow-wrap: break-word; }
+table.dashboard code { font-size: 0.85em; }
 table.dashboard td:nth-child(1) { width: 22%; } table.dashboard td:nth-child(2) { width: 28%; }
 math { font-size: 1.05em; }
 math[display="block"] { margin: 0.3rem 0; }
@@ -138,10 +139,10 @@ def dashboard(report) -> bytes:
             + ("" if p.as_expected else f' <strong>expected {html.escape(str(p.record.get("expected")))}</strong>')
             + f' <span class="muted">{float(p.record.get("seconds", 0)):.2f} s</span>'
             for p in e.points) or '<span class="muted">none</span>'
-        rests = ", ".join(_claim_link(u, registered, "") for u in e.claim.uses) or '<span class="muted">nothing</span>'
+        rests = "<br>".join(_claim_link(u, registered, "") for u in e.claim.uses) or '<span class="muted">nothing</span>'
         rows.append(
             "<tr>"
-            f'<td><a href="{claim_href(e.id, "")}"><code>{html.escape(e.id)}</code></a><br>{html.escape(e.claim.title)}</td>'
+            f'<td><a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{html.escape(e.claim.title)}</td>'
             f"<td>arXiv:{html.escape(e.claim.paper)}<br>{inline(e.claim.sentence)}</td>"
             f'<td>{badge(e.standing.key, e.standing.label)}<br><span class="muted">{html.escape(e.standing.detail)}</span></td>'
             f"<td>{outcome}</td><td>{rests}</td>"
@@ -186,10 +187,15 @@ def _used_by(entries) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in sorted(found.items())}
 
 
+def breakable(claim_id: str) -> str:
+    """An id that may wrap after its dots (and nowhere else)."""
+    return html.escape(claim_id).replace(".", ".<wbr>")
+
+
 def _claim_link(claim_id: str, registered: set, root: str) -> str:
     if claim_id in registered:
-        return f'<a href="{claim_href(claim_id, root)}"><code>{html.escape(claim_id)}</code></a>'
-    return f'<code>{html.escape(claim_id)}</code> <span class="muted">(not registered)</span>'
+        return f'<a href="{claim_href(claim_id, root)}"><code>{breakable(claim_id)}</code></a>'
+    return f'<code>{breakable(claim_id)}</code> <span class="muted">(not registered)</span>'
 
 
 def _status_key(point) -> str:
