@@ -1,0 +1,63 @@
+import copy
+
+import pytest
+import sympy as sp
+
+from solvers import certificates as C
+from solvers import trusted
+from theorems.kernel_rank import polynomial_readout_lower as k7
+from theorems.kernel_rank.polynomial_readout_lower import PolynomialReadoutLower
+
+
+def test_verified_with_the_planning_lambdas():
+    claim = PolynomialReadoutLower()
+    outcome = claim.check(claim.point({"D_max": 3}))
+    assert outcome.status == "verified", outcome.message
+    rho = sp.Symbol("rho", positive=True)
+    assert sp.simplify(sp.sympify(outcome.facts["lambda"]["D=2"], locals={"rho": rho}) - (3 * rho**2 + 6 * rho + 5) / 2) == 0
+    assert [c["kind"] for c in outcome.certificates] == ["two-token-extrapolation"] * 3
+    gordan = outcome.facts["affine_gordan_m4"]
+    assert gordan["combination_is_zero"] and gordan["same_rows_as_three_token_certificate"]
+    assert gordan["weights"] == [1, 2, 1, 1, 2, 1]
+
+
+@pytest.mark.parametrize("D", range(1, 7))
+def test_lambda_at_one(D):
+    found = k7.extrapolation_constant(D)
+    assert found["at_one"] == 2 ** (D + 1) - 1
+    assert found["increasing"] and found["lagrange_exact"] and found["node_differences"]
+
+
+def test_a_wrong_node_is_refuted(monkeypatch):
+    honest = k7.nodes
+    monkeypatch.setattr(k7, "nodes", lambda D, rho=k7._rho: [p * 2 if i == 0 else p for i, p in enumerate(honest(D, rho))])
+    claim = PolynomialReadoutLower()
+    outcome = claim.check(claim.point({"D_max": 2}))
+    assert outcome.status == "refuted"
+
+
+def _certificate(D):
+    claim = PolynomialReadoutLower()
+    outcome = claim.check(claim.point({"D_max": D}))
+    return copy.deepcopy(outcome.certificates[D - 1])
+
+
+def test_the_checker_rejects_a_changed_lambda():
+    cert = _certificate(2)
+    cert["data"]["lambda"]["numerator"][0] = "7/2"
+    with pytest.raises(C.CertificateError, match="Lambda"):
+        trusted.check(cert)
+
+
+def test_the_checker_rejects_tokens_too_small_for_the_degree():
+    cert = _certificate(2)
+    cert["data"]["query"], cert["data"]["other"] = 0b0011, 0b1100  # |q| = 2 < 2^D: Lambda(1) = 7 > 3
+    with pytest.raises(C.CertificateError, match="no contradiction"):
+        trusted.check(cert)
+
+
+def test_the_checker_rejects_overlapping_tokens_with_one_target():
+    cert = _certificate(1)
+    cert["data"]["query"], cert["data"]["other"] = 0b0011, 0b0111
+    with pytest.raises(C.CertificateError):
+        trusted.check(cert)

@@ -1,0 +1,85 @@
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, strategies as st
+
+from solvers import certificates as C
+from solvers import trusted
+from theorems import attention as att
+from theorems.kernel_rank import polynomial_readout_upper as k6
+from theorems.kernel_rank.polynomial_readout_upper import PolynomialReadoutUpper
+
+SMALL = {"m_D1": 5, "m_D2": 4, "m_D3": 3, "D_exact": 8}
+
+
+def envelope(data):
+    return C.make("threshold-polynomial", "test.claim", "s" * 64, {}, data)
+
+
+def test_verified_with_error_exactly_zero():
+    claim = PolynomialReadoutUpper()
+    outcome = claim.check(claim.point(SMALL))
+    assert outcome.status == "verified", outcome.message
+    assert outcome.facts["selector_identity"]["proved"]
+    assert outcome.facts["selector_identity"]["as_binomial"] == "binomial(D - k, D)"
+    assert outcome.covered["D=3"]["sequences"] == 2 ** (3 * 4)
+    assert outcome.facts["readout_coefficients"]["D=2"] == [1, Fraction(-9, 2), Fraction(9, 2)]
+    assert [c["kind"] for c in outcome.certificates] == ["threshold-polynomial"] * 3
+
+
+@given(st.integers(1, 12))
+def test_selector_is_the_indicator_of_zero(D):
+    g = k6.selector_coefficients(D)
+    assert len(g) == D + 1
+    assert [k6.evaluate(g, Fraction(k, D + 1)) for k in range(D + 1)] == [1] + [0] * D
+
+
+def test_sparse_head_equals_the_dense_kernel_head():
+    m = 3
+    dense, sparse = att.uniform_one_hot_kernel_head(m), att.UniformOneHotHead()
+    for seq in [(0, 5, 5), (7, 1, 2, 7), (3,)]:
+        h_dense, h_sparse = dense.attend(seq), sparse.attend(seq)
+        assert all(h_dense[x] == h_sparse.get(x, 0) for x in range(1 << m))
+        layer_dense = att.AttentionLayer((dense,), k6.readout(k6.selector_coefficients(len(seq) - 1), len(seq) - 1))
+        assert layer_dense(seq) == att.min_ip_target(seq)
+
+
+class _ChangedCoefficient(PolynomialReadoutUpper):
+    def witness(self, point):
+        honest = super().witness(point)
+        honest[2] = [honest[2][0], honest[2][1] + Fraction(1, 10), honest[2][2]]
+        return honest
+
+
+def test_a_changed_coefficient_is_refuted():
+    claim = _ChangedCoefficient()
+    outcome = claim.check(claim.point(SMALL))
+    assert outcome.status == "refuted"
+    assert outcome.counterexample["D"] == 2
+    assert outcome.counterexample["error"] != 0
+
+
+def test_the_checker_accepts_the_witness_with_and_without_symmetry():
+    for symmetry in ("coordinates-and-context", "none"):
+        data = {"m": 3, "length": 3, "coefficients": C.encode(k6.selector_coefficients(2)), "symmetry": symmetry}
+        assert "y = T exactly" in trusted.check(envelope(data))
+
+
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_the_checker_rejects_a_changed_coefficient(position):
+    coefficients = k6.selector_coefficients(2)
+    coefficients[position] += Fraction(1, 3)
+    data = {"m": 3, "length": 3, "coefficients": C.encode(coefficients), "symmetry": "coordinates-and-context"}
+    with pytest.raises(C.CertificateError, match="readout"):
+        trusted.check(envelope(data))
+
+
+def test_the_checker_rejects_degree_d_at_length_d_plus_2():
+    data = {"m": 3, "length": 4, "coefficients": C.encode(k6.selector_coefficients(2)), "symmetry": "coordinates-and-context"}
+    with pytest.raises(C.CertificateError, match="readout"):
+        trusted.check(envelope(data))
+
+
+def test_the_symbolic_identity_rejects_a_wrong_factor(monkeypatch):
+    monkeypatch.setattr(k6, "product_factor", lambda D, k, i: 1 - k / (i + 1))
+    assert not k6.prove_selector_identity()["proved"]
