@@ -385,6 +385,15 @@ _m, _H, _n = sp.symbols("m H n", integer=True, positive=True)
 _X = sp.Symbol("X")
 
 
+def _linear_form(coefs: dict, m: int) -> str:
+    """``2 psi(1010) - 2 psi(0101)``: a box condition of one head, readable."""
+    text = ""
+    for key, c in sorted(coefs.items()):
+        term = f"{abs(c)} psi({att.bits(key[0], m)})"
+        text += (("- " if c < 0 else "") + term) if not text else ((" - " if c < 0 else " + ") + term)
+    return text
+
+
 class MultiHead(Claim):
     id = "kernel_rank.multi_head"
     paper = "2608.11427"
@@ -430,7 +439,7 @@ class MultiHead(Claim):
         for H in range(1, point["H_identity"] + 1):
             ev.poll()
             alt_yD, alt_D = box_identity(H)
-            ev.fact(f"box_identity_H{H}", f"alternating sums over an {H + 1}-fold box: y*D -> {alt_yD}, D -> {alt_D}")
+            ev.fact(f"box_identity_H{H}", f"alternating sums over a box on {H + 1} positions: y*D -> {alt_yD}, D -> {alt_D}")
             if alt_yD != 0 or alt_D != 0:
                 ev.fail(f"the box identity fails for H = {H}", {"H": H, "yD": str(alt_yD)[:200], "D": str(alt_D)[:200]})
             short_yD, short_D = box_identity(H, varied=H)
@@ -453,7 +462,7 @@ class MultiHead(Claim):
                 for y, (q, corners, _, sign) in zip(ys, boxes)]})
             ev.fact("one_head_length_3_m4", "refuted: box conditions of queries 0101 and 1010 over {0101, 1010}^2, "
                     f"multipliers {[str(y) for y in ys]}: " + "; ".join(
-                        f"q={att.bits(q, m)}: " + " + ".join(f"{c} psi({att.bits(k[0], m)})" for k, c in sorted(box_condition(1, q, corners, [], 1).items())) + " > 0"
+                        f"q={att.bits(q, m)}: " + _linear_form(box_condition(1, q, corners, [], 1), m) + " > 0"
                         for q, corners, _, _ in boxes))
 
         # 3. Two rank-one heads solve length 3 at m = 4.
