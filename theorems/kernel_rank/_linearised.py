@@ -318,25 +318,23 @@ def fixed_kernel_readout(K, m: int, n: int = 3, budget=None, queries=None):
 
     Returns ``(U, None)`` or ``(None, (q, decision))`` for the first query whose LP is not
     feasible.  The rows are ``-1/2 sum_j K[q,x_j] < sum_j K[q,x_j] (U[q,x_j] - T) < 1/2 sum_j K[q,x_j]``,
-    times twice the common denominator of ``K[q, .]`` (integer coefficients).
+    times ``2 / K[q, q]`` (so that the coefficients stay of moderate size as floats, which
+    the LP's search needs).
     """
-    from math import lcm
-
     size = 1 << m
     U = [None] * size
     for q in (range(size) if queries is None else queries):
-        scale = 2 * lcm(*(v.denominator for v in K[q]))
-        row = [int(v * scale) for v in K[q]]
+        row = [2 * v / K[q][q] for v in K[q]]
         system = lp.LinearSystem(size)
         for context in combinations_with_replacement(range(size), n - 1):
             seq = tuple(context) + (q,)
             target = att.min_ip_target(seq)
-            coefs: dict[int, int] = {}
+            coefs: dict[int, Fraction] = {}
             for x in seq:
                 coefs[x] = coefs.get(x, 0) + row[x]
             total = sum(row[x] for x in seq)
-            system.add(coefs, ">", total * target - total // 2)
-            system.add(coefs, "<", total * target + total // 2)
+            system.add(coefs, ">", total * target - total / 2)
+            system.add(coefs, "<", total * target + total / 2)
         decision = lp.decide(system, budget)
         if not isinstance(decision, lp.Feasible):
             return None, (q, decision)

@@ -151,8 +151,14 @@ def search_rank(m: int, r: int, seeds=range(20), iterations: int = 20, kmax: flo
 
 
 def rationalise(matrix, denominator: int) -> list[list[Fraction]]:
-    """Nonnegative rationals near the floats, each with denominator <= ``denominator``."""
-    return [[max(Fraction(float(v)).limit_denominator(denominator), Fraction(0)) for v in row] for row in matrix]
+    """Positive rationals near the floats, each with denominator <= ``denominator``.
+
+    Entries are floored at ``1/denominator``: a zero feature can make ``K[q, x] = 0``
+    where the float search used ``P[q, x] != 0``, which no readout realises; the rows
+    are strict, so a small positive perturbation of the features keeps them.
+    """
+    floor = Fraction(1, denominator)
+    return [[max(Fraction(float(v)).limit_denominator(denominator), floor) for v in row] for row in matrix]
 
 
 def exact_head(Phi, Psi, m: int, budget=None):
@@ -165,6 +171,25 @@ def exact_head(Phi, Psi, m: int, budget=None):
     if U is None:
         return None
     return K, U, lin.kernel_worst_error(K, U, m)
+
+
+def stored_head(entry: dict, m: int):
+    """(K, U, worst error) of a stored head; None when its readout does not solve length 3."""
+    size = 1 << m
+    Phi, Psi, U = entry["phi"], entry["psi"], entry["readout"]
+    K = [[sum((a * b for a, b in zip(Phi[q], Psi[x])), Fraction(0)) for x in range(size)] for q in range(size)]
+    if any(K[q][q] <= 0 for q in range(size)):
+        return None
+    worst = lin.kernel_worst_error(K, U, m)
+    return (K, U, worst) if worst < Fraction(1, 2) else None
+
+
+def save_witnesses(entries: dict) -> None:
+    """Write searched heads ``{"m5_r3": {"phi", "psi", "readout"}}`` (exact, as strings)."""
+    from solvers.certificates import write_atomic
+
+    text = {key: {k: [[str(v) for v in row] for row in value] for k, value in entry.items()} for key, entry in entries.items()}
+    write_atomic(_WITNESS_FILE, json.dumps(text, indent=0, sort_keys=True) + "\n")
 
 
 def affine_family_row(m: int, q: int):
@@ -290,7 +315,10 @@ class FeatureRankTable(Claim):
                 features = (stored[f"m{m}_r{r}"]["phi"], stored[f"m{m}_r{r}"]["psi"])
             if features is None:
                 continue
-            head = exact_head(*features, m)
+            # a stored readout is used as it is (the head is re-evaluated exactly below);
+            # otherwise the readout rows come from exact LPs
+            head = (stored_head(stored[f"m{m}_r{r}"], m) if not point["search"] and "readout" in stored.get(f"m{m}_r{r}", {})
+                    else exact_head(*features, m))
             if head is None:
                 ev.note(f"the rank-{r} features at m = {m} did not give an exact head")
                 continue
@@ -333,7 +361,11 @@ class FeatureRankTable(Claim):
             if not isinstance(decision, lp.Feasible):
                 ev.note(f"family at m = {m}: query {att.bits(q, m)} undecided ({decision.reason})")
                 return None
-            reps[w] = [problem.value(decision.point, ("phi", i)) for i in range(m + 1)]
+            a, *b = [problem.value(decision.point, ("phi", i)) for i in range(m + 1)]
+            # the average over the permutations fixing q solves the row too (convex, invariant)
+            ones = sum(b[:w], Fraction(0)) / w if w else Fraction(0)
+            zeros = sum(b[w:], Fraction(0)) / (m - w) if w < m else Fraction(0)
+            reps[w] = [a] + [ones] * w + [zeros] * (m - w)
         Phi = [None] * size
         sigmas = {}
         for q in range(size):
@@ -350,6 +382,17 @@ class FeatureRankTable(Claim):
         if U_rep is None:
             ev.note(f"family at m = {m}: no exact readout for the representative rows")
             return None
+        for w in range(m + 1):
+            # average U over the orbits of the permutations fixing q (the row of K is
+            # invariant, so the readout problem is convex and invariant): an invariant head
+            q, row = (1 << w) - 1, U_rep[(1 << w) - 1]
+            classes: dict = {}
+            for x in range(size):
+                classes.setdefault((att.inner(x, q), att.weight(x)), []).append(x)
+            for members in classes.values():
+                mean = sum((row[x] for x in members), Fraction(0)) / len(members)
+                for x in members:
+                    row[x] = mean
         U = []
         for q in range(size):
             rep, sigma = U_rep[(1 << att.weight(q)) - 1], sigmas[q]
@@ -359,7 +402,7 @@ class FeatureRankTable(Claim):
             U.append(row)
         worst = lin.kernel_worst_error(K, U, m, poll=ev.poll)
         ev.certify("exhaustive", {"m": m, "lengths": [3], "phi": Phi, "psi": Psi, "readout": U,
-                                  "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "none"})
+                                  "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "coordinates"})
         return worst
 
 

@@ -1,0 +1,112 @@
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solvers import lp, trusted
+from solvers.certificates import encode
+from solvers.certificates import CertificateError
+from theorems import attention as att
+from theorems.kernel_rank import _linearised as lin
+
+
+def _check(kind, data):
+    fields, checker = trusted.KINDS[kind]
+    assert set(fields) == set(data)
+    return checker(encode(data))
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_rank_one_is_feasible_for_m_at_most_3_with_an_exact_witness(m):
+    problem = lin.rank_one(m, 3)
+    decision = problem.decide()
+    assert isinstance(decision, lp.Feasible) and lp.holds(problem.system, decision.point)
+    psi, U = lin.rank_one_witness(problem, decision.point, range(1 << m), 3)
+    assert lin.worst_error(psi, U, range(1 << m), 3) < Fraction(1, 2)
+
+
+def test_rank_one_is_infeasible_at_m4_and_the_certificate_is_accepted():
+    problem = lin.rank_one(4, 3)
+    decision = problem.decide()
+    assert isinstance(decision, lp.Infeasible) and lp.refutes(problem.system, decision.multipliers)
+    rows, nonneg, order = lin.certificate_rows(problem, decision.multipliers, 4)
+    assert order == [] and len(rows) <= 8
+    assert "no rank-one head" in _check("rank-one-infeasible", {"m": 4, "positions": False, "rows": rows, "nonnegative": nonneg})
+
+
+def test_a_perturbed_witness_errs():
+    problem = lin.rank_one(3, 3)
+    psi, U = lin.rank_one_witness(problem, problem.decide().point, range(8), 3)
+    q = 0b111
+    U[0, q, q] += 1  # (q, q, q) now has error >= 1/2
+    assert lin.worst_error(psi, U, range(8), 3) >= Fraction(1, 2)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(1, 6), st.booleans())
+def test_reduced_problem_decides_like_the_threshold(m, positions):
+    decision = lin.reduced_rank_one(m, 3, positions).decide()
+    assert isinstance(decision, lp.Feasible if m <= 3 else lp.Infeasible)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_a_reduced_solution_expands_to_a_full_witness(m):
+    problem = lin.reduced_rank_one(m, 3)
+    psi, U = lin.expand_reduced(problem, problem.decide().point, m, 3)
+    assert lin.worst_error(psi, U, range(1 << m), 3) < Fraction(1, 2)
+    # the expanded witness is invariant: psi depends on the weight only
+    assert len({psi[0, x] for x in range(1 << m) if att.weight(x) == 1}) == 1
+
+
+@pytest.mark.parametrize("m,n", [(3, 3), (4, 3), (3, 4)])
+def test_reduced_size_counts_the_rows(m, n):
+    problem = lin.reduced_rank_one(m, n)
+    seq_rows = sum(1 for label in problem.labels if label[0] == "seq")
+    assert seq_rows == lin.reduced_size(m, n)
+
+
+def test_the_reduced_m4_certificate_is_three_rows_valid_for_every_m():
+    problem = lin.reduced_rank_one(4, 3)
+    rows, nonneg, _ = lin.certificate_rows(problem, problem.decide().multipliers, 4, reduced=True)
+    assert [(s, y) for s, y, _, _ in rows] == [("lo", 1), ("hi", 2), ("lo", 1)]
+    for m in (4, 9, 1000):
+        assert "for any m >= 4" in _check("rank-one-reduced-infeasible", {"m": m, "positions": False, "rows": rows, "nonnegative": nonneg})
+    with pytest.raises(CertificateError, match="not realisable"):
+        _check("rank-one-reduced-infeasible", {"m": 3, "positions": False, "rows": rows, "nonnegative": nonneg})
+
+
+def test_tampered_rank_one_certificates_are_rejected():
+    problem = lin.rank_one(4, 3, tokens=[0b0011, 0b1100])
+    rows, nonneg, _ = lin.certificate_rows(problem, problem.decide().multipliers, 4)
+    data = {"m": 4, "positions": False, "rows": rows, "nonnegative": nonneg}
+    _check("rank-one-infeasible", data)
+    for broken in (
+        [[s, y + (i == 0), seq] for i, (s, y, seq) in enumerate(rows)],          # a multiplier changed
+        [[{"lo": "hi", "hi": "lo"}[s] if i == 1 else s, y, seq] for i, (s, y, seq) in enumerate(rows)],  # a side flipped
+        [[s, y, ["0111" if t == "1100" else t for t in seq]] for s, y, seq in rows],  # a token changed
+        rows[:-1],                                                                # a row dropped
+    ):
+        with pytest.raises(CertificateError):
+            _check("rank-one-infeasible", data | {"rows": broken})
+    with pytest.raises(CertificateError):  # positions change the model: the rows no longer cancel
+        _check("rank-one-infeasible", data | {"positions": True})
+
+
+def test_motzkin_checker_needs_a_strict_row():
+    weak = [({"x": Fraction(1)}, ">=", Fraction(0)), ({"x": Fraction(-1)}, ">=", Fraction(0))]
+    with pytest.raises(CertificateError):
+        trusted._motzkin_refutes(weak, [Fraction(1), Fraction(1)])
+    strict = [({"x": Fraction(1)}, ">", Fraction(0)), ({"x": Fraction(-1)}, ">=", Fraction(0))]
+    trusted._motzkin_refutes(strict, [Fraction(1), Fraction(1)])
+    with pytest.raises(CertificateError):
+        trusted._motzkin_refutes(strict, [Fraction(1), Fraction(2)])
+
+
+def test_fixed_kernel_readout_solves_the_softmax_kernel_and_fails_a_flat_one():
+    m = 3
+    K = [[Fraction(1, 4 ** att.inner(q, x)) for x in range(8)] for q in range(8)]
+    U, failed = lin.fixed_kernel_readout(K, m)
+    assert failed is None and lin.kernel_worst_error(K, U, m) < Fraction(1, 2)
+    flat = [[Fraction(1)] * 16 for _ in range(16)]  # uniform attention cannot solve m = 4
+    U, failed = lin.fixed_kernel_readout(flat, 4)
+    assert U is None and isinstance(failed[1], lp.Infeasible)
