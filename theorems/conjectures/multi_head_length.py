@@ -31,7 +31,7 @@ from fractions import Fraction
 import sympy as sp
 
 from theorems import attention as att
-from theorems.core import Claim, Outcome, Parameter, ParameterError, Statement
+from theorems.core import Claim, Outcome, Parameter, ParameterError, Plot, Statement
 from theorems.kernel_rank import multi_head as mh
 
 
@@ -114,6 +114,19 @@ class MultiHeadLength(Claim):
         ev.fact("worst_errors_decimal", {m: f"{float(e):.4f}" for m, e in worst.items()})
         ev.note(f"{H} rank-one head(s) solve exact length {n} for every m <= {largest} (certified witnesses); "
                 "open for larger m")
+
+    def plots(self, record: dict) -> list[Plot]:
+        worst = record.get("facts", {}).get("worst_errors_decimal") or {}
+        if not worst:
+            return []
+        ms = tuple(sorted(int(m) for m in worst))
+        return [Plot(
+            name="worst_error_by_m", title="Certified witnesses: worst error by m", xlabel="m",
+            ylabel="worst error (must stay < 1/2)", kind="scatter",
+            series=(("witness", ms, tuple(float(worst[str(m)] if str(m) in worst else worst[m]) for m in ms)),
+                    ("1/2", ms, tuple(0.5 for _ in ms))),
+            note="one witness per m; the conjecture is about every m",
+        )]
 
     def check(self, point: dict | None = None, budget: float | None = None) -> Outcome:
         """As :meth:`Claim.check`, but a clean run ends ``unknown``: witnesses up to some m prove nothing for every m.
