@@ -1091,12 +1091,30 @@ def _epsilon(value) -> Fraction:
     return eps
 
 
-def _logits_and_weights(data: dict):
-    L = _matrix(data["logits"], "logits")
-    _require(bool(L) and bool(L[0]), "logits must be a nonempty matrix")
+def _attention_rows(data: dict):
+    """(n, N, row, m): the logits of row i as ``row(i)`` and the column multiplicities m.
+
+    From ``logits`` (an explicit rational matrix) or from ``points`` X and a
+    rational ``beta`` (self-attention ``L_ij = beta <x_i, x_j>``, computed here
+    exactly, only for the rows a certificate uses).
+    """
+    if "logits" in data:
+        L = _matrix(data["logits"], "logits")
+        _require(bool(L) and bool(L[0]), "logits must be a nonempty matrix")
+        n, N, row = len(L), len(L[0]), (lambda i: L[i])
+    else:
+        X = _matrix(data["points"], "points")
+        _require(bool(X) and bool(X[0]), "points must be a nonempty list of vectors")
+        beta = rational(data["beta"])
+        _require(beta >= 0, "beta must be >= 0")
+        n = N = len(X)
+
+        def row(i):
+            return [beta * sum((a * b for a, b in zip(X[i], y)), Fraction(0)) for y in X]
+
     m = [_int(v, "multiplicity", 1) for v in data["multiplicities"]]
-    _require(len(m) == len(L[0]), f"multiplicities must have one entry per column ({len(L[0])})")
-    return L, m
+    _require(len(m) == N, f"multiplicities must have one entry per column ({N})")
+    return n, N, row, m
 
 
 def _arb(q: Fraction) -> flint.arb:
@@ -1140,25 +1158,37 @@ def _approx_rank_lower(data: dict) -> str:
     ``rank B >= |R|``.  With multiplicities this is also the bound for the full
     matrix with m_j copies of point j (multiplicity lemma).
     """
-    L, m = _logits_and_weights(data)
+    return _grouped_lower(data)
+
+
+@kind("approx-rank-lower-points", "points", "beta", "multiplicities", "epsilon", "rows", "groups")
+def _approx_rank_lower_points(data: dict) -> str:
+    """``rank_eps(A) >= |R|`` for self-attention ``L = beta X X^T``: as ``approx-rank-lower``, with
+    the logits of the rows in R computed exactly from the rational points X and beta."""
+    return _grouped_lower(data)
+
+
+def _grouped_lower(data: dict) -> str:
+    n, N, row, m = _attention_rows(data)
     eps = _epsilon(data["epsilon"])
     rows, groups = data["rows"], data["groups"]
     _require(isinstance(rows, list) and isinstance(groups, list) and len(rows) == len(groups), "one group per row")
-    rows = [_int(i, "row", 0, len(L) - 1) for i in rows]
+    rows = [_int(i, "row", 0, n - 1) for i in rows]
     _require(len(set(rows)) == len(rows), "rows must be distinct")
-    groups = [[_int(j, "column", 0, len(L[0]) - 1) for j in g] for g in groups]
+    groups = [[_int(j, "column", 0, N - 1) for j in g] for g in groups]
     _require(all(groups), "groups must be nonempty")
     flat = [j for g in groups for j in g]
     _require(len(set(flat)) == len(flat), "column groups must be pairwise disjoint")
     for i, group in zip(rows, groups):
+        logits = row(i)
         others = [j for g in groups if g is not group for j in g]
 
-        def slack(i=i, group=group, others=others):  # eps - margin < 0  <=>  margin > eps
-            p = _softmax(L[i], m)
+        def slack(logits=logits, group=group, others=others):  # eps - margin < 0  <=>  margin > eps
+            p = _softmax(logits, m)
             return sum((p[j] for j in others), _arb(Fraction(0))) - sum((p[j] for j in group), _arb(Fraction(0)))
 
         _require(_certainly_less(slack, -eps), f"row {i}: the margin A_i(G_i) - sum_k A_i(G_k) is not certainly > {eps}")
-    return f"rank_eps >= {len(rows)} at eps = {eps} ({len(L)} x {len(L[0])} attention; {len(rows)} grouped rows decided in arb)"
+    return f"rank_eps >= {len(rows)} at eps = {eps} ({n} x {N} attention; {len(rows)} grouped rows decided in arb)"
 
 
 @kind("approx-rank-upper", "logits", "multiplicities", "epsilon", "left", "right")
@@ -1169,19 +1199,30 @@ def _approx_rank_upper(data: dict) -> str:
     multiplies B exactly and requires ``sum_j |A_ij - B_ij| <= eps`` certainly
     (in arb, strictly below eps) for every row i.
     """
-    L, m = _logits_and_weights(data)
+    return _explicit_upper(data)
+
+
+@kind("approx-rank-upper-points", "points", "beta", "multiplicities", "epsilon", "left", "right")
+def _approx_rank_upper_points(data: dict) -> str:
+    """``rank_eps(A) <= k`` for self-attention ``L = beta X X^T``: as ``approx-rank-upper``, with
+    the logits computed exactly from the rational points X and beta."""
+    return _explicit_upper(data)
+
+
+def _explicit_upper(data: dict) -> str:
+    n, N, row, m = _attention_rows(data)
     eps = _epsilon(data["epsilon"])
-    F, G = _matrix(data["left"], "left", len(L)), _matrix(data["right"], "right", None, len(L[0]))
+    F, G = _matrix(data["left"], "left", n), _matrix(data["right"], "right", None, N)
     k = len(G)
     _require(k >= 1 and all(len(r) == k for r in F), "left must have as many columns as right has rows (k >= 1)")
     B = _fmpq_mat(F) * _fmpq_mat(G)
-    for i in range(len(L)):
-        def error(i=i):
-            p = _softmax(L[i], m)
+    for i in range(n):
+        def error(i=i, logits=row(i)):
+            p = _softmax(logits, m)
             return sum((abs(p[j] - flint.arb(B[i, j])) for j in range(len(p))), _arb(Fraction(0)))
 
         _require(_certainly_less(error, eps), f"row {i}: the error ||A_i - B_i||_1 is not certainly < {eps}")
-    return f"rank_eps <= {k} at eps = {eps} (explicit B = F G, every row of {len(L)} within eps in arb)"
+    return f"rank_eps <= {k} at eps = {eps} (explicit B = F G, every row of {n} within eps in arb)"
 
 
 @kind("residual-bound", "logits", "approximation")

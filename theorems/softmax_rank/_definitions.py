@@ -133,17 +133,30 @@ def attention_floats(logits: Matrix, multiplicities: Sequence[int] | None = None
     return E / E.sum(axis=1, keepdims=True)
 
 
+def self_attention_floats(points, beta, multiplicities: Sequence[int] | None = None) -> np.ndarray:
+    """Float attention of ``beta X X^T`` straight from the points (search only; no exact n x n logits)."""
+    X = np.array([[float(v) for v in x] for x in points])
+    L = float(beta) * X @ X.T
+    m = np.ones(len(X)) if multiplicities is None else np.array([float(v) for v in multiplicities])
+    E = np.exp(L - L.max(axis=1, keepdims=True)) * m
+    return E / E.sum(axis=1, keepdims=True)
+
+
 # --------------------------------------------------- lower: grouped columns
 
 
 def grouped_margins(A: np.ndarray, rows: Sequence[int], groups: Sequence[Sequence[int]]) -> list[float]:
     """Float margins ``A_i(G_i) - sum_{k != i} A_i(G_k)`` (search only)."""
-    out = []
-    for i, group in zip(rows, groups):
-        mass = [A[i, g].sum() for g in groups]
-        own = A[i, list(group)].sum()
-        out.append(own - (sum(mass) - own))
-    return out
+    rows = list(rows)
+    label = np.full(A.shape[1], -1)
+    for k, g in enumerate(groups):
+        label[list(g)] = k
+    inside = label >= 0
+    onehot = np.zeros((int(inside.sum()), len(rows)))
+    onehot[np.arange(onehot.shape[0]), label[inside]] = 1.0
+    mass = A[np.ix_(rows, np.nonzero(inside)[0])] @ onehot  # mass[t, k] = A_{rows[t]}(G_k)
+    own = np.diag(mass)
+    return list(2 * own - mass.sum(axis=1))
 
 
 def voronoi_groups(A: np.ndarray, rows: Sequence[int]) -> list[list[int]]:
@@ -153,21 +166,32 @@ def voronoi_groups(A: np.ndarray, rows: Sequence[int]) -> list[list[int]]:
     return [[int(j) for j in np.nonzero(owner == k)[0]] for k in range(len(rows))]
 
 
-def search_grouped(logits: Matrix, multiplicities, eps: Fraction, order: Sequence[int] | None = None):
+def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = None):
     """Rows and Voronoi column groups whose float margins all exceed eps, as many rows as found.
 
-    Tries k rows evenly spread along ``order`` (default: the row order), k
-    from n down; a float proposal only — ``grouped_lower`` decides it.
-    Returns (rows, groups), possibly empty.
+    A is the attention in floats (``attention_floats`` or
+    ``self_attention_floats``).  Tries k rows evenly spread along ``order`` (default: the row order) and
+    bisects on k (more rows means smaller groups and smaller margins, so
+    success is close to monotone in k); a float proposal only —
+    ``grouped_lower`` decides it.  Returns (rows, groups), possibly empty.
     """
-    A = attention_floats(logits, multiplicities)
-    order = list(range(len(logits))) if order is None else list(order)
-    for k in range(len(order), 0, -1):
+    order = list(range(A.shape[0])) if order is None else list(order)
+
+    def attempt(k):
         rows = sorted({order[(t * len(order)) // k] for t in range(k)})
         groups = voronoi_groups(A, rows)
-        if all(groups) and min(grouped_margins(A, rows, groups)) > float(eps) + 1e-9:
-            return rows, groups
-    return [], []
+        ok = all(groups) and min(grouped_margins(A, rows, groups)) > float(eps) + 1e-9
+        return (rows, groups) if ok else None
+
+    best, low, high = ([], []), 1, len(order)
+    while low <= high:
+        k = (low + high) // 2
+        found = attempt(k)
+        if found:
+            best, low = found, k + 1
+        else:
+            high = k - 1
+    return best
 
 
 def grouped_lower(logits: Matrix, multiplicities, eps: Fraction, rows: Sequence[int], groups) -> dict:
@@ -190,6 +214,18 @@ def lower_certificate_data(logits: Matrix, multiplicities, eps, rows, groups) ->
     return {
         "logits": [list(r) for r in logits],
         "multiplicities": list(multiplicities) if multiplicities is not None else [1] * len(logits[0]),
+        "epsilon": Fraction(eps),
+        "rows": list(rows),
+        "groups": [list(g) for g in groups],
+    }
+
+
+def lower_certificate_points(points, beta, multiplicities, eps, rows, groups) -> dict:
+    """The data of an ``approx-rank-lower-points`` certificate (self-attention ``beta X X^T``)."""
+    return {
+        "points": [list(x) for x in points],
+        "beta": Fraction(beta),
+        "multiplicities": list(multiplicities) if multiplicities is not None else [1] * len(points),
         "epsilon": Fraction(eps),
         "rows": list(rows),
         "groups": [list(g) for g in groups],
@@ -255,6 +291,18 @@ def upper_certificate_data(logits: Matrix, multiplicities, eps, F, G) -> dict:
     return {
         "logits": [list(r) for r in logits],
         "multiplicities": list(multiplicities) if multiplicities is not None else [1] * len(logits[0]),
+        "epsilon": Fraction(eps),
+        "left": [list(r) for r in F],
+        "right": [list(r) for r in G],
+    }
+
+
+def upper_certificate_points(points, beta, multiplicities, eps, F, G) -> dict:
+    """The data of an ``approx-rank-upper-points`` certificate (self-attention ``beta X X^T``)."""
+    return {
+        "points": [list(x) for x in points],
+        "beta": Fraction(beta),
+        "multiplicities": list(multiplicities) if multiplicities is not None else [1] * len(points),
         "epsilon": Fraction(eps),
         "left": [list(r) for r in F],
         "right": [list(r) for r in G],

@@ -70,40 +70,39 @@ class CertifiedRankBounds(Claim):
         eps, beta = point["epsilon"], point["beta"]
         points, m = self.witness(point)
         L = D.self_attention_logits(points, beta)
-        rows, groups = D.search_grouped(L, m, eps)
+        rows, groups = D.search_grouped(D.self_attention_floats(points, beta, m), eps)
         verdicts = D.grouped_lower(L, m, eps, rows, groups)
         keep = set(verdicts["certain"])
         rows_c = [i for i in rows if i in keep]
         groups_c = [g for i, g in zip(rows, groups) if i in keep]
         ev.fact("lower_search", {"proposed": len(rows), "certified": len(rows_c), "undecided": verdicts["unknown"], "false in arb": verdicts["not"]})
-        ev.certify("approx-rank-lower", D.lower_certificate_data(L, m, eps, rows_c, groups_c))
+        ev.certify("approx-rank-lower-points", D.lower_certificate_points(points, beta, m, eps, rows_c, groups_c))
         ev.poll()
         found = D.search_upper(L, m, eps)
         if found is None:
             ev.fail("no upper certificate found (the full-rank B = A should always be found)", {"n": point["n"]})
             return
         k, F, G = found
-        ev.certify("approx-rank-upper", D.upper_certificate_data(L, m, eps, F, G))
+        ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, m, eps, F, G))
         ev.fact("rank_eps", {"lower": len(rows_c), "upper": k, "n distinct": point["n"], "points with copies": sum(m)})
         if len(rows_c) > k:
             ev.fail("the certified lower bound exceeds the certified upper bound", {"lower": len(rows_c), "upper": k})
             return
         ev.poll()
         if point["full"]:
-            self._full_instance(points, m, L, rows_c, groups_c, F, G, point, ev)
+            self._full_instance(points, m, rows_c, groups_c, F, G, point, ev)
         ev.cover("instance", {"n": point["n"], "copies": sum(m), "beta": beta, "epsilon": eps})
         ev.note(f"{len(rows_c)} <= rank_eps <= {k} at beta = {beta}, eps = {eps} ({point['n']} distinct points, {sum(m)} with copies)")
 
-    def _full_instance(self, points, m, L, rows, groups, F, G, point, ev) -> None:
+    def _full_instance(self, points, m, rows, groups, F, G, point, ev) -> None:
         """The same bounds on the full instance, by the maps of the multiplicity lemma."""
         full = D.expand(points, m)
         _, counts, classes = D.distinct_with_multiplicities(full)
-        Lfull = D.self_attention_logits(full, point["beta"])
-        ones = [1] * len(full)
-        ev.certify("approx-rank-lower", D.lower_certificate_data(
-            Lfull, ones, point["epsilon"], D.first_copies(classes, rows), D.merge_groups(classes, groups)))
-        ev.certify("approx-rank-upper", D.upper_certificate_data(
-            Lfull, ones, point["epsilon"], D.split_rows(classes, counts, F), D.split_columns(classes, counts, G)))
+        beta, eps = point["beta"], point["epsilon"]
+        ev.certify("approx-rank-lower-points", D.lower_certificate_points(
+            full, beta, None, eps, D.first_copies(classes, rows), D.merge_groups(classes, groups)))
+        ev.certify("approx-rank-upper-points", D.upper_certificate_points(
+            full, beta, None, eps, D.split_rows(classes, counts, F), D.split_columns(classes, counts, G)))
         ev.fact("multiplicity_lemma", {"full size": len(full), "same lower": len(rows), "same upper": len(G)})
 
 

@@ -24,7 +24,7 @@ def rejects(kind, data):
 
 def circle(n=24, beta=Fraction(16), eps=Fraction(1, 10)):
     L = D.self_attention_logits(D.rational_circle_points(n), beta)
-    rows, groups = D.search_grouped(L, None, eps)
+    rows, groups = D.search_grouped(D.attention_floats(L), eps)
     return L, rows, groups, eps
 
 
@@ -78,7 +78,7 @@ def test_multiplicity_lemma_maps_certificates_to_the_full_instance():
     Lfull = D.self_attention_logits(full, beta)
     accepts("approx-rank-upper", D.upper_certificate_data(
         Lfull, None, eps, D.split_rows(classes, counts, F), D.split_columns(classes, counts, G)))
-    rows, groups = D.search_grouped(L, m, eps)
+    rows, groups = D.search_grouped(D.self_attention_floats(points, beta, m), eps)
     accepts("approx-rank-lower", D.lower_certificate_data(
         Lfull, None, eps, D.first_copies(classes, rows), D.merge_groups(classes, groups)))
     # the weighted matrix is not the unweighted one: ignoring multiplicities breaks the upper certificate

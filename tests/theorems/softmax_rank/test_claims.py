@@ -89,7 +89,7 @@ def test_certified_rank_bounds_sandwich_and_lemma():
     bounds = outcome.facts["rank_eps"]
     assert 1 <= bounds["lower"] <= bounds["upper"] <= 24
     assert outcome.facts["multiplicity_lemma"]["same lower"] == bounds["lower"]
-    lower = next(c for c in outcome.certificates if c["kind"] == "approx-rank-lower")
+    lower = next(c for c in outcome.certificates if c["kind"] == "approx-rank-lower-points")
     lower["data"]["epsilon"] = "99/100"  # no margin exceeds 0.99 at this temperature
     with pytest.raises(certificates.CertificateError):
         trusted.check(lower, claim.statement_hash())
