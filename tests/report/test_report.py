@@ -251,3 +251,11 @@ def test_softmax_error_curve_crosses_one_half_at_the_critical_temperature(outcom
     assert errors[bases.index(Fraction(4))] == pytest.approx(1 / 3, abs=1e-15)  # the run's exact worst error
     ns, lengths = figures["critical-beta-by-length"].series[0][1:]
     assert list(ns) == list(range(3, 7))
+
+
+def test_polynomials_in_facts_become_formulas_and_words_stay_words():
+    assert "<msup><mi>x</mi><mn>2</mn></msup>" in values.to_html("x**2 + 3*x")
+    assert "<math" in values.to_html("2*s - w")
+    for words in ("verified", "U(w, w) - w = 0", "for all m", "(4d-2)^2 <= 6^d", "0101"):
+        assert mathml.formula(words) is None
+        assert "<math" not in values.to_html(words)

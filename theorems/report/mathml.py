@@ -314,6 +314,27 @@ def constant(text: str):
     return value if getattr(value, "free_symbols", {1}) == set() and value.is_real else None
 
 
+_NAME = r"(?:log|ln|exp|sqrt|[A-Za-z](?:_?\d+|_[A-Za-z])?)"
+_FORMULA = re.compile(rf"^\s*[-(]*\s*(?:{_NAME}|\d+)(?:\s*(?:\*\*|[-+*/^(),])\s*[(]*\s*(?:{_NAME}|\d+)?\s*[)]*)+\s*$")
+
+
+def formula(text: str):
+    """A polynomial or closed form in a few one-letter variables (``"2*s - w"``, ``"x_1^2 + 3"``); else None.
+
+    Only text made of one-letter names, numbers, ``log``/``exp``/``sqrt`` and
+    operators qualifies, so words are never read as products of symbols.
+    """
+    if not isinstance(text, str) or not _FORMULA.match(text) or not re.search(r"[-+*/^]", text):
+        return None
+    if not re.search(r"[A-Za-z]", re.sub(r"\b(?:log|ln|exp|sqrt)\b", "", text)):
+        return None
+    try:
+        value = sympy.sympify(text.replace("ln(", "log("), rational=True)
+    except (sympy.SympifyError, SyntaxError, TypeError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, sympy.Expr) and value.free_symbols else None
+
+
 def fraction_mathml(value: Fraction) -> str:
     if value.denominator == 1:
         return _wrap(f"<mn>{value.numerator}</mn>", False)

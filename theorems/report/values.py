@@ -82,6 +82,9 @@ def _scalar_html(value) -> str:
     if c is not None:
         return (f'<span class="exact" title="{html.escape(value)}">{mathml.sympy_mathml(c)}</span>'
                 f' <span class="approx">≈ {float(c.evalf(17)):.6g}</span>')
+    f = mathml.formula(value)
+    if f is not None:
+        return f'<span class="exact" title="{html.escape(value)}">{mathml.sympy_mathml(f)}</span>'
     return mathml.prose(value)
 
 
@@ -115,7 +118,8 @@ def to_markdown(value, indent: int = 0) -> str:
         c = mathml.constant(value)
         if c is not None:
             return f"${mathml.sympy_tex(c)}$ ≈ {float(c.evalf(17)):.6g}"
-        return value
+        f = mathml.formula(value)
+        return f"${mathml.sympy_tex(f)}$" if f is not None else value
     return json.dumps(value)
 
 
