@@ -197,7 +197,9 @@ class ResidualError(Claim):
         delta = max(abs(v) for r in E for v in r)
         ev.fact("r_tau", {"tau": tau, "r_tau": r_tau, "visible r": D.visible_interaction_dimension(L),
                           "sigma (enclosures)": [str(s) for s in intervals.singular_value_enclosures(LP, 64)[: point["d"] + 2]]})
-        ev.fact("residual", {"delta = ||E||_max": delta, "below tau": delta <= tau})
+        # sigma_{k+1}(LP) > delta  <=>  at least k+1 singular values exceed delta (decided exactly)
+        below_sigma = intervals.singular_values_above(LP, delta) >= point["d"] + 1
+        ev.fact("residual", {"delta = ||E||_max": delta, "below tau": delta <= tau, "below sigma_{k+1}": below_sigma})
         ev.certify("visible-dimension", {"logits": L, "tau": tau, "count": r_tau})
         if r_tau != exact.rank(Lk) or not delta <= tau:
             ev.fail("the rank-r_tau residual is not within tau", {"tau": tau, "r_tau": r_tau, "delta": delta})
