@@ -298,6 +298,7 @@ class FeatureRankTable(Claim):
             if family[m] and m + 1 < table[m]["upper"]:
                 cell(m, upper=m + 1, upper_by="family a(q) + sum_i b_i(q)(1 - x_i) (exhaustive)", worst_error=family[m])
         ev.fact("family_works", {m: bool(w) for m, w in family.items()})
+        ev.fact("family_worst_error", {m: f"{float(w):.5f}" for m, w in family.items() if w})
 
         # Searched rank-r heads.
         stored = self.witness(point)
