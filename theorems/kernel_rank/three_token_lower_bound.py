@@ -128,8 +128,9 @@ class ThreeTokenLowerBound(Claim):
             ev.fact(f"m{m}_certificate", readable(rows))
             ev.certify("rank-one-infeasible", {"m": m, "positions": False, "rows": rows, "nonnegative": nonneg})
         ev.cover("refuted", {"m": list(range(4, point["m_refuted"] + 1)), "rows": "every (query, context multiset)"})
+        refuted = "m = 4" if point["m_refuted"] == 4 else f"m = 4..{point['m_refuted']}"
         ev.note(f"rank one solves exact length 3 for m <= {point['m_feasible']} (exact witnesses); "
-                f"fails at m = 4..{point['m_refuted']} (Gordan certificates) and, by the restriction lemma, for every m >= 4")
+                f"fails at {refuted} (Gordan certificate) and, by the restriction lemma, for every m >= 4")
 
 
 CLAIM = ThreeTokenLowerBound()

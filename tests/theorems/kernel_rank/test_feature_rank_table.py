@@ -54,3 +54,9 @@ def test_a_tampered_rank_two_witness_is_rejected(outcome):
     psi[3] = ["1000", "1000"]
     with pytest.raises(CertificateError, match="error"):
         trusted.check({**cert, "data": {**cert["data"], "psi": psi}}, statement)
+
+
+def test_an_exhausted_budget_is_unknown():
+    claim = frt.FeatureRankTable()
+    result = claim.check(claim.point(), budget=0.05)
+    assert result.status == "unknown" and result.certificates == []

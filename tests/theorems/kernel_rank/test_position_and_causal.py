@@ -71,3 +71,9 @@ def test_a_perturbed_positional_witness_is_refuted():
     claim = _PerturbedU()
     result = claim.check(claim.point(SMALL))
     assert result.status == "refuted" and "positional-witness" in result.message
+
+
+def test_an_exhausted_budget_is_unknown_with_no_certificates():
+    claim = pc.PositionAndCausal()
+    result = claim.check(claim.point(), budget=0.05)
+    assert result.status == "unknown" and result.certificates == []
