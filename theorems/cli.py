@@ -213,6 +213,9 @@ def cmd_report(args) -> int:
     from theorems import report
 
     if not os.path.isfile(os.path.join(args.outcomes, "outcomes.json")):
+        if os.path.exists(args.outcomes) and (not os.path.isdir(args.outcomes) or os.listdir(args.outcomes)):
+            # a check replaces its --out folder whole: never do that to a folder that holds something else
+            raise UsageError(f"{args.outcomes} holds no outcomes.json but is not empty; give the folder of a check")
         print(f"no outcomes in {args.outcomes}: running the default check first", file=sys.stderr)
         cmd_check(build_parser().parse_args(["check", "--out", args.outcomes]))
     try:

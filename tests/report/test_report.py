@@ -259,3 +259,13 @@ def test_polynomials_in_facts_become_formulas_and_words_stay_words():
     for words in ("verified", "U(w, w) - w = 0", "for all m", "(4d-2)^2 <= 6^d", "0101"):
         assert mathml.formula(words) is None
         assert "<math" not in values.to_html(words)
+
+
+def test_report_never_checks_into_a_folder_that_holds_something_else(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "cmd_check", lambda args: pytest.fail("the check must not run"))
+    other = tmp_path / "papers"
+    other.mkdir()
+    (other / "draft.tex").write_text("keep me")
+    assert main(["report", "--outcomes", str(other), "--out", str(tmp_path / "site")]) == 2
+    assert "holds no outcomes.json" in capsys.readouterr().err
+    assert (other / "draft.tex").read_text() == "keep me" and not (tmp_path / "site").exists()
