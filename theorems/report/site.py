@@ -35,6 +35,7 @@ table.facts table.facts { margin: 0; }
 .standing { border: 1px solid #d0d7de; padding: 0.6rem 1rem; background: #f6f8fa; }
 .approx, .more, .muted { color: #656d76; }
 .statement td:first-child { font-weight: bold; white-space: nowrap; }
+td > code:first-child { white-space: nowrap; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #d0d7de; }
 figcaption { color: #656d76; font-size: 0.9em; }
 svg.graph { display: block; }
@@ -268,7 +269,7 @@ def point_html(report, entry, point) -> str:
     mark = "" if point.as_expected else f' <strong class="loud">NOT AS EXPECTED: the claim expects {html.escape(str(r.get("expected")))}</strong>'
     parts = [f'<h2 id="{point.anchor}">Outcome at <code>{html.escape(point.slug)}</code></h2>',
              f"<p>{badge(_status_key(point), status)}{mark} — {mathml.prose(str(r.get('message', '')))}</p>",
-             f"<p>Parameters: {values.to_html(r.get('parameters') or {})}</p>",
+             f"<p>Parameters: {html.escape(model.point_text(r.get('parameters') or {}))}.</p>",
              f"<p>Time: {float(r.get('seconds', 0)):.2f} s. Outcome record: "
              f'<a href="../data/{_q(point.folder)}/outcome.json">data/{html.escape(point.folder)}/outcome.json</a></p>']
     if r.get("counterexample") is not None:
