@@ -494,33 +494,41 @@ def _rank_one_reduced_infeasible(data: dict) -> str:
     return f"no rank-one head ({model}) solves exact length {n} for any m >= {need} (checked at m={m}): reduced Motzkin combination of {sum(1 for y in ys if y)} rows"
 
 
-@kind("rank-one-positional-witness", "m", "psi", "readout", "tolerance")
+@kind("rank-one-positional-witness", "m", "psi", "readout", "tolerance", "prefixes")
 def _rank_one_positional_witness(data: dict) -> str:
     """A rank-one head with position-dependent maps solves every sequence of length n.
 
     ``psi`` is n x 2^m (``psi[j][x] = psi_{j+1}(x) >= 0``, ``psi_n(q) > 0``), ``readout``
     n x 2^m x 2^m (``U_j[q][x]``); ``phi = 1``; the output at the final position is
     ``y = sum_j psi_j(x_j) U_j[q][x_j] / sum_j psi_j(x_j)``.  Every sequence in
-    ``({0,1}^m)^n`` is evaluated exactly.
+    ``({0,1}^m)^n`` is evaluated exactly.  With ``prefixes`` true, every prefix of length
+    k <= n is scored too (query x_k, the same psi_j and U_j for j <= k, its own target),
+    and ``psi_k(q) > 0`` is required for every k.
     """
     m = _int(data["m"], "m", 1, 4)
     size = 1 << m
     psi = _matrix(data["psi"], "psi", None, size)
     n = _int(len(psi), "length", 1, 5)
+    prefixes = data["prefixes"]
+    _require(isinstance(prefixes, bool), "prefixes must be true or false")
     _require(all(v >= 0 for row in psi for v in row), "psi must be nonnegative")
-    _require(all(psi[-1][q] > 0 for q in range(size)), "psi_n(q) must be positive (kappa(q, q) > 0)")
+    for k in (range(1, n + 1) if prefixes else [n]):
+        _require(all(psi[k - 1][q] > 0 for q in range(size)), f"psi_{k}(q) must be positive (kappa(q, q) > 0)")
     _require(isinstance(data["readout"], list) and len(data["readout"]) == n, f"readout must hold {n} tables")
     U = [_matrix(table, "readout", size, size) for table in data["readout"]]
     tolerance = rational(data["tolerance"])
-    worst = Fraction(0)
-    for seq in product(range(size), repeat=n):
-        q = seq[-1]
-        target = min((x & q).bit_count() for x in seq)
-        total = sum(psi[j][x] for j, x in enumerate(seq))
-        error = abs(sum((psi[j][x] * (U[j][q][x] - target) for j, x in enumerate(seq)), Fraction(0)) / total)
-        _require(_within(error, tolerance), f"sequence {list(seq)} (m={m}): error {error} is not < {tolerance}")
-        worst = max(worst, error)
-    return f"rank-one head with position-dependent maps solves exact length {n} at m={m}: {size ** n} sequences, worst error {worst} < {tolerance}"
+    worst, count = Fraction(0), 0
+    for k in (range(1, n + 1) if prefixes else [n]):
+        for seq in product(range(size), repeat=k):
+            q = seq[-1]
+            target = min((x & q).bit_count() for x in seq)
+            total = sum(psi[j][x] for j, x in enumerate(seq))
+            error = abs(sum((psi[j][x] * (U[j][q][x] - target) for j, x in enumerate(seq)), Fraction(0)) / total)
+            _require(_within(error, tolerance), f"sequence {list(seq)} (m={m}): error {error} is not < {tolerance}")
+            worst = max(worst, error)
+            count += 1
+    scored = f"every prefix of length <= {n}" if prefixes else f"exact length {n}"
+    return f"rank-one head with position-dependent maps solves {scored} at m={m}: {count} sequences, worst error {worst} < {tolerance}"
 
 
 def _kernel_row_case(case: dict, family: str) -> tuple[int, int, int]:

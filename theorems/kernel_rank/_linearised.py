@@ -96,12 +96,15 @@ def sequences(tokens, queries, n: int, positions: bool):
             yield tuple(context) + (q,)
 
 
-def rank_one(m: int, n: int, tokens=None, queries=None, positions: bool = False, poll=lambda: None) -> Problem:
+def rank_one(m: int, n: int, tokens=None, queries=None, positions: bool = False, poll=lambda: None,
+             prefixes: bool = False) -> Problem:
     """The linearised rank-one problem at exact length n over the given tokens (default all).
 
     Restricting the tokens keeps only some rows (and the unknowns they use): an
     infeasible restriction refutes the whole problem, which is how small certificates
-    are found.
+    are found.  ``prefixes`` (with positions): every prefix of length k <= n is scored
+    too, against its own minimum, with the same ``psi_j`` and ``U_j`` (the query of a
+    prefix is its last token) — the stronger reading of a causal query.
     """
     tokens = list(range(1 << m)) if tokens is None else list(tokens)
     queries = tokens if queries is None else list(queries)
@@ -109,7 +112,9 @@ def rank_one(m: int, n: int, tokens=None, queries=None, positions: bool = False,
     keys = [("psi", j, x) for j in pos for x in tokens]
     keys += [("P", j, q, x) for j in pos for q in queries for x in tokens]
     problem = _builder(keys)
-    for count, seq in enumerate(sequences(tokens, queries, n, positions)):
+    lengths = range(1, n + 1) if prefixes and positions else [n]
+    every = (seq for k in lengths for seq in sequences(tokens, queries, k, positions))
+    for count, seq in enumerate(every):
         if count % 2048 == 0:
             poll()
         q = seq[-1]

@@ -3,7 +3,9 @@
 Model: one head of feature rank one whose maps may depend on the position j,
 ``kappa_j(q, x) = phi(q) psi_j(x)``, values ``v_j``, the query last and only the final
 position scored ("final causal query": causal attention, the query at position n; in
-one layer this is the same LP).  The output is
+one layer this is the same LP).  The stronger reading — every prefix scored against
+its own minimum with the same ``psi_j`` and ``U_j`` — has more rows, so every
+refutation below covers it; its feasible side (m <= 3, n = 3) is checked too.  The output is
 ``y(X) = sum_j psi_j(x_j) U_j[q, x_j] / sum_j psi_j(x_j)`` over sequences (not
 multisets: positions break the symmetry of the context).
 
@@ -130,9 +132,31 @@ class PositionAndCausal(Claim):
             ev.certify("rank-one-positional-witness", {
                 "m": m, "psi": [[psi[j, x] for x in range(size)] for j in range(1, n + 1)],
                 "readout": [[[U[j, q, x] for x in range(size)] for q in range(size)] for j in range(1, n + 1)],
-                "tolerance": Fraction(1, 2),
+                "tolerance": Fraction(1, 2), "prefixes": False,
             })
         ev.cover("positions_feasible", {"m": [1, 3], "n": [3, point["n_feasible"]]})
+
+        # 1b. The stronger reading: every prefix scored against its own minimum, the same
+        # psi_j and U_j.  Its rows contain the final-position rows, so the refutations
+        # below hold for it too; the feasible side needs its own witnesses.
+        for m in range(1, 4):
+            ev.poll()
+            problem = lin.rank_one(m, 3, positions=True, prefixes=True)
+            decision = problem.decide(ev.budget.remaining())
+            ev.poll()
+            if not isinstance(decision, lp.Feasible):
+                ev.fail(f"no exact witness for the every-prefix reading at m = {m}", {"m": m, "n": 3, "decision": type(decision).__name__})
+                continue
+            size = 1 << m
+            psi, U = lin.rank_one_witness(problem, decision.point, range(size), 3, positions=True)
+            worst = max(lin.worst_error(psi, U, range(size), k, positions=True) for k in (1, 2, 3))
+            ev.fact(f"prefixes_m{m}_n3_worst_error", worst)
+            ev.certify("rank-one-positional-witness", {
+                "m": m, "psi": [[psi[j, x] for x in range(size)] for j in range(1, 4)],
+                "readout": [[[U[j, q, x] for x in range(size)] for q in range(size)] for j in range(1, 4)],
+                "tolerance": Fraction(1, 2), "prefixes": True,
+            })
+        ev.cover("every_prefix_feasible", {"m": [1, 3], "n": 3})
 
         # 2. The full positional LP at m = 4, n = 3.
         say("deciding the positional LP at m=4, n=3")

@@ -77,3 +77,14 @@ def test_an_exhausted_budget_is_unknown_with_no_certificates():
     claim = pc.PositionAndCausal()
     result = claim.check(claim.point(), budget=0.05)
     assert result.status == "unknown" and result.certificates == []
+
+
+def test_the_every_prefix_reading_checks_the_prefixes(outcome):
+    statement = pc.PositionAndCausal().statement_hash()
+    cert = next(c for c in outcome.certificates if c["kind"] == "rank-one-positional-witness" and c["data"]["prefixes"] and c["data"]["m"] == 2)
+    assert "every prefix" in trusted.check(cert, statement)
+    readout = [[row[:] for row in table] for table in cert["data"]["readout"]]
+    readout[0][3][3] = "100"  # the prefix (q) of length 1 reads U_1[q][q] alone
+    broken = {**cert, "data": {**cert["data"], "readout": readout}}
+    with pytest.raises(CertificateError, match="error"):
+        trusted.check(broken, statement)
