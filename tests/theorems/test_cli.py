@@ -5,7 +5,7 @@ import pytest
 
 from theorems.cli import main
 
-SMALL = ["--param", "rank_one_short:m=3", "--param", "m_statistic=20",
+SMALL = ["rank_one_short", "softmax_three_tokens", "--param", "rank_one_short:m=3", "--param", "m_statistic=20",
          "--param", "softmax_three_tokens:m=20", "--param", "m_tables=2", "--param", "m_rank=3"]
 
 KEYS = {"claim", "status", "expected", "parameters", "covered", "seconds", "certificates", "facts", "message"}
@@ -47,7 +47,7 @@ def test_unexpected_outcome_exits_1(tmp_path):
     "argv, words",
     [
         (["check", "no_such_claim"], "unknown claim"),
-        (["check", "--param", "m=0"], "must be an integer in [1, 10]"),
+        (["check", "rank_one_short", "--param", "m=0"], "must be an integer in [1, 10]"),
         (["check", "--param", "m=abc"], "must be an integer"),
         (["check", "--param", "nope=1"], "no selected claim has a parameter"),
         (["check", "softmax_three_tokens", "--param", "m=3000"], "estimated"),
