@@ -59,8 +59,10 @@ class CertifiedRankBounds(Claim):
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
 
     def cost(self, point: dict) -> float:
-        n = point["n"] * (1 + point["full"] * point["spread"])
-        return 0.5 + n * n * 1.5e-4 * 4 + point["n"] ** 3 * 2e-6
+        # arb exponentials: n^2 per certificate on W, copies^2 on the full instance; SVD search n^3
+        n = point["n"]
+        copies = sum(multiplicities(n, point["spread"])) if point["full"] else 0
+        return 0.3 + (n * n + copies * copies) * 3e-5 * 4 + n**3 * 1e-6
 
     def witness(self, point: dict):
         points = D.rational_circle_points(point["n"])

@@ -40,7 +40,7 @@ import sympy as sp
 import z3
 
 from solvers import exact, intervals, smt
-from theorems.core import Claim, OutOfBudget, Parameter, ParameterError, Statement
+from theorems.core import Claim, OutOfBudget, Parameter, ParameterError, Plot, Statement
 from theorems.softmax_rank import _definitions as D
 
 _delta = sp.Symbol("delta", nonnegative=True)
@@ -179,6 +179,20 @@ class ResidualError(Claim):
         ev.certify("residual-two-point", {**self.witness(point), "bound": "2tanh(delta/2)", "relation": "attains"})
         ev.poll()
         self._instance(point, ev)
+
+    def plots(self, record: dict) -> list[Plot]:
+        """The two-block function f(P) at the default e^delta, against both candidate bounds."""
+        t = float(Fraction(record["parameters"].get("t", 3)))
+        a = t * t
+        xs = tuple(i / 200 for i in range(1, 200))
+        f = tuple(2 * P * (1 - P) * (a - 1) / (P * a + 1 - P) for P in xs)
+        sharp = 2 * (t - 1) / (t + 1)
+        tempting = (a - 1) / (a + 1)
+        return [Plot(
+            name="two_block", title=f"Two-block problem at e^delta = {t:g}: maximum at P = 1/(t+1)",
+            xlabel="P = p(S)", ylabel="||p - q||_1",
+            series=(("f(P)", xs, f), ("2 tanh(delta/2)", xs, (sharp,) * len(xs)), ("tanh(delta)", xs, (tempting,) * len(xs))),
+        )]
 
     @staticmethod
     def _from_model(model: dict) -> dict:

@@ -116,3 +116,33 @@ def test_epsilon_at_least_one_is_refused_with_the_reason():
     with pytest.raises(ParameterError, match=r"\(0, 1\)"):
         D.check_epsilon(0)
     assert D.check_epsilon(Fraction(1, 2)) == Fraction(1, 2)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+logit = st.fractions(min_value=-6, max_value=6, max_denominator=8)
+
+
+@settings(max_examples=25)
+@given(st.integers(2, 5), st.integers(2, 5), st.data())
+def test_residual_bound_holds_on_random_perturbations(n, N, data):
+    """S6 as a property: every random perturbation is within 2 tanh(osc_i/4), row by row."""
+    L = [[data.draw(logit) for _ in range(N)] for _ in range(n)]
+    E = [[data.draw(logit) for _ in range(N)] for _ in range(n)]
+    accepts("residual-bound", {"logits": L, "approximation": [[a - e for a, e in zip(r, s)] for r, s in zip(L, E)]})
+
+
+@settings(max_examples=15)
+@given(st.integers(3, 8), st.fractions(min_value=1, max_value=40, max_denominator=4), st.sampled_from([Fraction(1, 10), Fraction(1, 3), Fraction(2, 3)]))
+def test_certified_lower_never_exceeds_certified_upper(n, beta, eps):
+    points = D.rational_circle_points(n)
+    L = D.self_attention_logits(points, beta)
+    rows, groups = D.search_grouped(D.self_attention_floats(points, beta), eps)
+    verdicts = D.grouped_lower(L, None, eps, rows, groups)
+    assert not verdicts["not"]  # the float search never proposes a margin that arb finds false here
+    k, F, G = D.search_upper(L, None, eps)
+    accepts("approx-rank-upper-points", D.upper_certificate_points(points, beta, None, eps, F, G))
+    certain = [(i, g) for i, g in zip(rows, groups) if i in verdicts["certain"]]
+    if certain:
+        accepts("approx-rank-lower-points", D.lower_certificate_points(points, beta, None, eps, *map(list, zip(*certain))))
+    assert len(certain) <= k
