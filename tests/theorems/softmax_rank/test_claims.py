@@ -98,3 +98,15 @@ def test_certified_rank_bounds_sandwich_and_lemma():
 def test_certified_rank_bounds_refuses_epsilon_one():
     with pytest.raises(ParameterError, match="approximation rank is 0"):
         CertifiedRankBounds().point({"epsilon": "3/2"})
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=6)
+@given(st.integers(1, 3), st.fractions(min_value=0, max_value=1, max_denominator=20), st.integers(0, 1000))
+def test_residual_error_is_verified_across_instances(d, noise, seed):
+    claim = ResidualError()
+    outcome = claim.check(claim.point({"n": 6, "N": 5, "d": d, "noise": str(noise), "seed": seed}))
+    assert outcome.status == "verified", outcome.message
+    assert outcome.facts["r_tau"]["r_tau"] <= 5
