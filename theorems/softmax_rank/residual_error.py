@@ -130,6 +130,7 @@ class ResidualError(Claim):
     title = "S6: residual bound 2 tanh(delta/2) (sharp), r_tau and the rank inequality"
     expected = "verified"
     established = "proved"
+    uses = ("softmax_rank.row_scalar_quotient",)  # rowsoftmax(L) = rowsoftmax(LP)
     parameters = (
         Parameter("n", 10, 2, 60, "queries of the explicit instance"),
         Parameter("N", 10, 2, 60, "keys of the explicit instance"),
