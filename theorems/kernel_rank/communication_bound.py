@@ -31,7 +31,7 @@ import sympy as sp
 
 from solvers import counting, exact
 from theorems import attention as att
-from theorems.core import Claim, Parameter, ParameterError, Statement
+from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
 
 _m = sp.Symbol("m", integer=True, positive=True)
 _n = sp.Symbol("n", integer=True, positive=True)
@@ -173,5 +173,29 @@ class CommunicationBound(Claim):
         ev.fact("fooling_bits_certified", {"m": m, "n": [2, s_max + 1], "bits_at_least": "(n-1) log2 m",
                                            "at_n_max": counting.ceil_log2(comb(M, s_max))})
 
+
+    # -- figures for the report (floats for display only)
+
+    def plots(self, record: dict) -> list[Plot]:
+        """log2 N(n) against n for m = 4, 5, beside (n - 1) log2 m."""
+        import math
+
+        table = (record.get("facts") or {}).get("N") or {}
+        series = []
+        for m, raw in sorted(table.items(), key=lambda kv: int(kv[0])):
+            row = {int(n): int(N) for n, N in raw.items()}
+            ns = sorted(row)
+            series.append((f"log2 N(n), m = {m}", tuple(ns), tuple(math.log2(row[n]) for n in ns)))
+            series.append((f"(n - 1) log2 {m}", tuple(ns), tuple((n - 1) * math.log2(int(m)) for n in ns)))
+        if not series:
+            return []
+        return [Plot(
+            name="bits-into-final-position",
+            title="bits the final position must receive: log2 N(n) (exact counts)",
+            xlabel="sequence length n",
+            ylabel="bits",
+            series=tuple(series),
+            note="N(n) counted exactly; at small m it saturates (m = 4: 167 from n = 7), the fooling family gives (n-1) log2 m for n - 1 <= C(m, m/2)/m",
+        )]
 
 CLAIM = CommunicationBound()

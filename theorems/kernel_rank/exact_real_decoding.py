@@ -103,7 +103,7 @@ class ExactRealDecoding(Claim):
     sentence = "With exact real arithmetic, scalar rank-one attention solves Min-IP at every length with one decoder."
     title = "Exact real values: rank one with one decoder solves every length"
     expected = "verified"
-    established = "proved"
+    established = "verified"  # every length rests on a cited premise; the check is exact up to L
     parameters = (
         Parameter("m", 2, 1, 3, "token bits for the square-root decoder"),
         Parameter("L", 7, 1, 9, "longest length for the square-root decoder (every length 1..L, one decoder)"),

@@ -32,7 +32,7 @@ import sympy as sp
 
 from solvers import symbolic
 from theorems import attention as att
-from theorems.core import Claim, Parameter, Statement
+from theorems.core import Claim, Parameter, Plot, Statement
 
 _rho = sp.Symbol("rho", positive=True)
 _D = sp.Symbol("D", integer=True, positive=True)
@@ -213,5 +213,28 @@ class PolynomialReadoutLower(Claim):
             "D = 1 agrees with the six-row Gordan certificate at m = 4; the smallest failing m for D >= 2 is open"
         )
 
+
+    # -- figures for the report (floats for display only)
+
+    def plots(self, record: dict) -> list[Plot]:
+        """``Lambda_D(rho) / (2^{D+1} - 1)`` for each D: it crosses 1 exactly at rho = 1."""
+        lambdas = (record.get("facts") or {}).get("lambda") or {}
+        rhos = tuple(k / 20 for k in range(1, 61))
+        series = []
+        for key, text in sorted(lambdas.items(), key=lambda kv: int(kv[0].split("=")[1])):
+            D = int(key.split("=")[1])
+            f = sp.lambdify(_rho, sp.sympify(text, locals={"rho": _rho}))
+            series.append((f"D = {D}", rhos, tuple(float(f(r)) / (2 ** (D + 1) - 1) for r in rhos)))
+        if not series:
+            return []
+        series.append(("needed: > 1", (rhos[0], rhos[-1]), (1.0, 1.0)))
+        return [Plot(
+            name="extrapolation-constant",
+            title="Lambda(rho) / (2^(D+1) - 1): a degree-D readout needs it > 1 for both rho and 1/rho",
+            xlabel="rho = psi(z) / psi(q)",
+            ylabel="Lambda(rho) / (2^(D+1) - 1)",
+            series=tuple(series),
+            note="increasing, equal to 1 at rho = 1: query q needs rho > 1, query z needs 1/rho > 1",
+        )]
 
 CLAIM = PolynomialReadoutLower()

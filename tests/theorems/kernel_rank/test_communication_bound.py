@@ -111,3 +111,12 @@ def test_fooling_families_give_distinct_behaviours_by_enumeration():
             seen.add(f)
     assert len(seen) == 2 ** len(tokens) - 1
     assert att.min_ip_target((tokens[0], queries[0])) == 0
+
+
+def test_the_plot_draws_the_counts(outcome):
+    import json
+
+    record = json.loads(json.dumps(outcome.to_json()))
+    (plot,) = CommunicationBound().plots(record)
+    label, xs, ys = plot.series[0]
+    assert label == "log2 N(n), m = 4" and xs == (2, 3, 4, 5, 6, 7, 8) and ys[0] == 4.0

@@ -61,3 +61,13 @@ def test_the_checker_rejects_overlapping_tokens_with_one_target():
     cert["data"]["query"], cert["data"]["other"] = 0b0011, 0b0111
     with pytest.raises(C.CertificateError):
         trusted.check(cert)
+
+
+def test_the_plot_crosses_one_at_rho_one():
+    import json
+
+    claim = PolynomialReadoutLower()
+    record = json.loads(json.dumps(claim.check(claim.point({"D_max": 2})).to_json()))
+    (plot,) = claim.plots(record)
+    for label, xs, ys in plot.series[:-1]:
+        assert abs(ys[xs.index(1.0)] - 1.0) < 1e-12 and list(ys) == sorted(ys)
