@@ -1089,7 +1089,6 @@ def _decoding_collision(data: dict) -> str:
     return f"values {B}^x, m={m}: {X} and {Y} share q and h = {hX} but T = {_target(X)} vs {_target(Y)}"
 
 
-
 # ------------------------------------------- paper S: approximation rank
 
 
