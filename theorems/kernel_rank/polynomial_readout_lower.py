@@ -140,7 +140,7 @@ class PolynomialReadoutLower(Claim):
     title = "Degree-D polynomial readout: rank one fails at exact length D+2 once m >= 2^(D+1)"
     expected = "verified"
     established = "verified"
-    uses = ("kernel_rank.polynomial_readout_upper",)
+    uses = ()
     parameters = (
         Parameter("D_max", 6, 1, 9, "degrees D = 1..D_max: Lambda symbolically and a certificate at m = 2^(D+1)"),
     )

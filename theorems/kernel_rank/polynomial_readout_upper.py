@@ -108,7 +108,7 @@ class PolynomialReadoutUpper(Claim):
     title = "Degree-D polynomial readout: rank one solves exact length D+1"
     expected = "verified"
     established = "proved"
-    uses = ("kernel_rank.rank_one_short",)
+    uses = ()
     parameters = (
         Parameter("m_D1", 16, 1, 40, "token bits for the orbit-exhaustive check at D = 1 (length 2)"),
         Parameter("m_D2", 9, 1, 16, "token bits for the orbit-exhaustive check at D = 2 (length 3)"),

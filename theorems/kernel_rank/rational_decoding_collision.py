@@ -49,7 +49,7 @@ class RationalDecodingCollision(Claim):
     title = "Values (L+1)^x serve every length <= L (refuted: they collide)"
     expected = "refuted"
     established = "refuted"
-    uses = ("kernel_rank.exact_real_decoding",)
+    uses = ()
     parameters = (
         Parameter("L_max", 6, 1, 8, "largest L searched"),
         Parameter("m_max", 3, 1, 3, "largest number of token bits searched per L"),
