@@ -531,17 +531,37 @@ def _rank_one_positional_witness(data: dict) -> str:
     return f"rank-one head with position-dependent maps solves {scored} at m={m}: {count} sequences, worst error {worst} < {tolerance}"
 
 
+def _complement_degree(family: str) -> int:
+    """0 for "free"; d for "complement-d" ("affine-complement" is d = 1)."""
+    if family == "free":
+        return 0
+    if family == "affine-complement":
+        return 1
+    _require(family in ("complement-2", "complement-3"), f"unknown family {family!r}")
+    return int(family[-1])
+
+
+def _complement_subsets(m: int, d: int) -> list:
+    """The feature index f of the family: the f-th subset S (by size, then lexicographic),
+    feature value ``prod_{i in S} (1 - x_i)``; f = 0 is the constant, f = i + 1 is ``1 - x_i``."""
+    from itertools import combinations
+
+    return [S for k in range(d + 1) for S in combinations(range(m), k)]
+
+
 def _kernel_row_case(case: dict, family: str) -> tuple[int, int, int]:
     """Check one refuted kernel row; return (m, |q|, n).  See ``kernel-row-infeasible``."""
     _require(isinstance(case, dict) and set(case) == {"m", "query", "rows", "nonnegative", "order"},
              "a case reads exactly m, query, rows, nonnegative, order")
     m = _int(case["m"], "m", 1, 64)
     q = _token(case["query"], m)
+    degree = _complement_degree(family)
+    subsets = _complement_subsets(m, degree) if degree else []
 
     def entry(x: int) -> dict:  # K[q, x] as a combination of the row's feature unknowns
-        if family == "free":
+        if not degree:
             return {("K", x): Fraction(1)}
-        return {("phi", 0): Fraction(1)} | {("phi", i + 1): Fraction(1) for i in range(m) if not x >> i & 1}
+        return {("phi", f): Fraction(1) for f, S in enumerate(subsets) if not any(x >> i & 1 for i in S)}
 
     rows, ys, lengths = [], [], set()
     for side, y, context in case["rows"]:
@@ -557,7 +577,7 @@ def _kernel_row_case(case: dict, family: str) -> tuple[int, int, int]:
         ys.append(_multiplier(y))
     _require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
     for key, y in case["nonnegative"]:
-        unknown = ("K", _token(key, m)) if family == "free" else ("phi", _int(key, "feature", 0, m))
+        unknown = ("K", _token(key, m)) if not degree else ("phi", _int(key, "feature", 0, len(subsets) - 1))
         rows.append(({unknown: Fraction(1)}, ">=", Fraction(0)))
         ys.append(_multiplier(y))
     for z, y in case["order"]:  # the negated conclusion K[q, q] >= K[q, z]
@@ -577,16 +597,18 @@ def _kernel_row_infeasible(data: dict) -> str:
     For one query q the output on a sequence (query last) is
     ``sum_j K[q,x_j] U[q,x_j] / sum_j K[q,x_j]``; with ``P[x] = K[q,x] U[q,x]`` each
     sequence gives two homogeneous strict rows, linear in ``(K[q,.], P)``.  ``family``:
-    ``"free"`` (every ``K[q,x] >= 0`` its own unknown) or ``"affine-complement"``
+    ``"free"`` (every ``K[q,x] >= 0`` its own unknown), ``"affine-complement"``
     (``K[q,x] = a(q) + sum_i b_i(q) (1 - x_i)``, unknowns ``a, b_i >= 0``; the features
-    ``(1, 1 - x_1, ..., 1 - x_m)`` of x make it a feature-rank m+1 kernel).  A case is
+    ``(1, 1 - x_1, ..., 1 - x_m)`` of x make it a feature-rank m+1 kernel) or
+    ``"complement-d"`` (d = 2, 3: ``K[q,x] = sum_{|S| <= d} c_S(q) prod_{i in S} (1 - x_i)``,
+    ``c_S >= 0``, feature index = position of S by size, then lexicographic).  A case is
     ``{m, query, rows: [[side, multiplier, context tokens]], nonnegative: [[unknown,
     multiplier]], order: [[z, multiplier]]}``; an ``order`` row adds ``K[q,q] >= K[q,z]``,
     so a case with order rows proves ``K[q,z] > K[q,q]`` for every row that solves the
     sequences.  Every case must be refuted.
     """
     family = data["family"]
-    _require(family in ("free", "affine-complement"), f"unknown family {family!r}")
+    _complement_degree(family)  # refuses an unknown family
     _require(isinstance(data["cases"], list) and data["cases"], "cases must be a nonempty list")
     seen = [_kernel_row_case(case, family) for case in data["cases"]]
     ms = sorted({m for m, _, _ in seen})

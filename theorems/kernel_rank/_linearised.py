@@ -167,22 +167,39 @@ def reduced_size(m: int, n: int, positions: bool = False) -> int:
     return 2 * total
 
 
+def complement_subsets(m: int, degree: int) -> list:
+    """Feature index -> subset S (by size, then lexicographic); the feature is ``prod_{i in S} (1 - x_i)``."""
+    from itertools import combinations
+
+    return [S for k in range(degree + 1) for S in combinations(range(m), k)]
+
+
+def complement_degree(family: str) -> int:
+    """0 for "free"; d for "complement-d" ("affine-complement" is d = 1)."""
+    if family in ("free", "affine-complement"):
+        return {"free": 0, "affine-complement": 1}[family]
+    return int(family.split("-")[1])
+
+
 def kernel_row(m: int, q: int, n: int, family: str = "free", tokens=None, order=()) -> Problem:
-    """One query's row: unknowns ``K[q, .]`` (``family="free"``) or ``a, b_1..b_m``
-    (``"affine-complement"``: ``K[q,x] = a + sum_i b_i (1 - x_i)``) and ``P[x]``; rows for every
-    context multiset of the tokens (query appended); ``order`` adds ``K[q,q] >= K[q,z]``."""
+    """One query's row: unknowns ``K[q, .]`` (``family="free"``) or the coefficients of a
+    family — ``"affine-complement"``: ``K[q,x] = a + sum_i b_i (1 - x_i)``; ``"complement-d"``:
+    ``sum_{|S| <= d} c_S prod_{i in S} (1 - x_i)`` — and ``P[x]``; rows for every context
+    multiset of the tokens (query appended); ``order`` adds ``K[q,q] >= K[q,z]``."""
     tokens = list(range(1 << m)) if tokens is None else list(tokens)
     if q not in tokens:
         tokens.append(q)
-    feats = [("K", x) for x in tokens] if family == "free" else [("phi", i) for i in range(m + 1)]
+    degree = complement_degree(family)
+    subsets = complement_subsets(m, degree) if degree else []
+    feats = [("K", x) for x in tokens] if not degree else [("phi", f) for f in range(len(subsets))]
     problem = _builder(feats + [("P", x) for x in tokens])
 
     index = problem.index
 
     def entry(x):  # K[q, x] as integer coefficients over the feature unknowns
-        if family == "free":
+        if not degree:
             return {index[("K", x)]: 1}
-        return {index[("phi", 0)]: 1} | {index[("phi", i + 1)]: 1 for i in range(m) if not x >> i & 1}
+        return {index[("phi", f)]: 1 for f, S in enumerate(subsets) if not any(x >> i & 1 for i in S)}
 
     entries = {x: entry(x) for x in tokens}
     for context in combinations_with_replacement(tokens, n - 1):
@@ -347,16 +364,28 @@ def fixed_kernel_readout(K, m: int, n: int = 3, budget=None, queries=None):
     return U, None
 
 
-def kernel_worst_error(K, U, m: int, n: int = 3, poll=lambda: None) -> Fraction:
+def kernel_worst_error(K, U, m: int, n: int = 3, poll=lambda: None, queries=None) -> Fraction:
     """The largest ``|y - T|`` of the head ``(K, U)`` over every sequence of exact length n
-    (one per context multiset: the output depends on the context only through it)."""
+    (one per context multiset: the output depends on the context only through it).
+
+    ``queries`` restricts the queries — enough for a head invariant under the coordinate
+    permutations when they hold one query per weight.  Each row is scaled to integers
+    once (a positive scale per query changes no error).
+    """
+    from math import lcm
+
     size = 1 << m
-    worst = Fraction(0)
-    for q in range(size):
+    best_num, best_den = 0, 1
+    for q in (range(size) if queries is None else queries):
         poll()
+        dk, du = lcm(*(v.denominator for v in K[q])), lcm(*(v.denominator for v in U[q]))
+        k = [int(v * dk) for v in K[q]]
+        u = [int(v * du) for v in U[q]]
         for context in combinations_with_replacement(range(size), n - 1):
             seq = tuple(context) + (q,)
-            target = att.min_ip_target(seq)
-            total = sum(K[q][x] for x in seq)
-            worst = max(worst, abs(sum((K[q][x] * (U[q][x] - target) for x in seq), Fraction(0)) / total))
-    return worst
+            target = du * att.min_ip_target(seq)
+            num = abs(sum(k[x] * (u[x] - target) for x in seq))
+            den = du * sum(k[x] for x in seq)
+            if num * best_den > best_num * den:
+                best_num, best_den = num, den
+    return Fraction(best_num, best_den)

@@ -192,15 +192,25 @@ def save_witnesses(entries: dict) -> None:
     write_atomic(_WITNESS_FILE, json.dumps(text, indent=0, sort_keys=True) + "\n")
 
 
-def affine_family_row(m: int, q: int):
-    """Decide one query row of the family ``a + sum_i b_i (1 - x_i)``."""
-    problem = lin.kernel_row(m, q, 3, "affine-complement")
+FAMILIES = {1: "affine-complement", 2: "complement-2"}
+
+
+def affine_family_row(m: int, q: int, degree: int = 1):
+    """Decide one query row of the family ``a + sum_i b_i (1 - x_i)`` (degree 1) or
+    ``sum_{|S| <= degree} c_S prod_{i in S} (1 - x_i)``."""
+    problem = lin.kernel_row(m, q, 3, FAMILIES[degree])
     return problem, problem.decide()
 
 
-def family_features(m: int) -> list[list[Fraction]]:
-    """``Psi[x] = (1, 1 - x_1, ..., 1 - x_m)``."""
-    return [[Fraction(1)] + [Fraction(1 - (x >> i & 1)) for i in range(m)] for x in range(1 << m)]
+def family_features(m: int, degree: int = 1) -> list[list[Fraction]]:
+    """``Psi[x] = (prod_{i in S} (1 - x_i))_S`` over the subsets of size <= degree
+    (degree 1: ``(1, 1 - x_1, ..., 1 - x_m)``)."""
+    subsets = lin.complement_subsets(m, degree)
+    return [[Fraction(int(not any(x >> i & 1 for i in S))) for S in subsets] for x in range(1 << m)]
+
+
+def family_rank(m: int, degree: int) -> int:
+    return len(lin.complement_subsets(m, degree))
 
 
 def load_witnesses() -> dict:
@@ -222,6 +232,7 @@ class FeatureRankTable(Claim):
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma", "kernel_rank.softmax_three_tokens")
     parameters = (
         Parameter("m_max", 6, 1, 8, "the table covers m = 1..m_max"),
+        Parameter("m_degree2", 6, 0, 8, "the degree-2 complement family is tried where the affine one fails, up to this m"),
         Parameter("search", 0, 0, 1, "1: search rank-r heads afresh (floats, then exact) instead of re-checking the stored ones"),
         Parameter("denominator", 10**6, 10, 10**12, "largest denominator when rationalising searched features"),
     )
@@ -241,6 +252,7 @@ class FeatureRankTable(Claim):
     def cost(self, point: dict) -> float:
         m = point["m_max"]
         base = 0.4 + 0.3 * (m >= 4) + 2.5 * (m >= 5) + 1.0 * (m >= 6) + 4.0 * max(0, m - 6)
+        base += sum({6: 4.0, 7: 25.0, 8: 150.0}.get(k, 0.0) for k in range(6, min(m, point["m_degree2"]) + 1))
         return base + (120.0 if point["search"] and m >= 5 else 2.0 * point["search"])
 
     def witness(self, point: dict):
@@ -289,16 +301,25 @@ class FeatureRankTable(Claim):
         for m in range(4, m_max + 1):
             cell(m, upper=2**m, upper_by="softmax 4^-<q,x> (score-statistic), feature rank 2^m")
 
-        # The family a(q) + sum_i b_i(q)(1 - x_i), rank m + 1.
-        family = {}
+        # The family a(q) + sum_i b_i(q)(1 - x_i), rank m + 1; where it fails, the
+        # degree-2 family (products of two complements too), rank 1 + m + C(m, 2).
+        family, family2 = {}, {}
         for m in range(4, m_max + 1):
             ev.poll()
             say(f"family a + sum b_i (1 - x_i) at m={m}")
             family[m] = self._family(m, ev)
             if family[m] and m + 1 < table[m]["upper"]:
                 cell(m, upper=m + 1, upper_by="family a(q) + sum_i b_i(q)(1 - x_i) (exhaustive)", worst_error=family[m])
+            if not family[m] and m <= point["m_degree2"]:
+                say(f"degree-2 complement family at m={m}")
+                family2[m] = self._family(m, ev, degree=2)
+                rank = family_rank(m, 2)
+                if family2[m] and rank < table[m]["upper"]:
+                    cell(m, upper=rank, upper_by="family sum_{|S|<=2} c_S(q) prod_{i in S}(1 - x_i) (exhaustive)", worst_error=family2[m])
         ev.fact("family_works", {m: bool(w) for m, w in family.items()})
         ev.fact("family_worst_error", {m: f"{float(w):.5f}" for m, w in family.items() if w})
+        ev.fact("degree2_family_works", {m: bool(w) for m, w in family2.items()})
+        ev.fact("degree2_family_worst_error", {m: f"{float(w):.5f}" for m, w in family2.items() if w})
 
         # Searched rank-r heads.
         stored = self.witness(point)
@@ -337,36 +358,45 @@ class FeatureRankTable(Claim):
         ev.cover("table", {"m": [1, m_max], "length": 3})
         ev.note("r*(m) bounds: " + ", ".join(f"m={m}: [{c['lower']}, {c['upper']}]" for m, c in sorted(table.items())))
 
-    def _family(self, m: int, ev):
+    def _family(self, m: int, ev, degree: int = 1):
         """The family's exact head (worst error) if every query row works, else record a
         certificate and return None.
 
         A row's problem for q is mapped to the one for sigma(q) by any coordinate
         permutation sigma (the features permute with the coordinates), so one query per
-        weight is decided and the others are its images; the assembled head is then
-        re-evaluated exactly on every sequence, so the symmetry is used to search only.
+        weight is decided, averaged over the permutations fixing it (the row problem is
+        convex and invariant under them) and transported to the other queries; the
+        assembled head is invariant and is re-evaluated exactly, so the symmetry is
+        used to search only.
         """
         size = 1 << m
-        Psi = family_features(m)
+        family = FAMILIES[degree]
+        subsets = lin.complement_subsets(m, degree)
+        where = {S: f for f, S in enumerate(subsets)}
+        Psi = family_features(m, degree)
         reps = {}
         for w in range(m, -1, -1):  # heavy queries first: that is where a row fails, if one does
             ev.poll()
             q = (1 << w) - 1
-            problem, decision = affine_family_row(m, q)
+            problem, decision = affine_family_row(m, q, degree)
             if isinstance(decision, lp.Infeasible):
                 rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
-                ev.certify("kernel-row-infeasible", {"family": "affine-complement", "cases": [
+                ev.certify("kernel-row-infeasible", {"family": family, "cases": [
                     {"m": m, "query": att.bits(q, m), "rows": rows, "nonnegative": nonneg, "order": []}]})
-                ev.fact(f"family_m{m}_failing_query", {"query": att.bits(q, m), "certificate_rows": len(rows) + len(nonneg)})
+                ev.fact(f"{family}_m{m}_failing_query", {"query": att.bits(q, m), "certificate_rows": len(rows) + len(nonneg)})
                 return None
             if not isinstance(decision, lp.Feasible):
-                ev.note(f"family at m = {m}: query {att.bits(q, m)} undecided ({decision.reason})")
+                ev.note(f"{family} at m = {m}: query {att.bits(q, m)} undecided ({decision.reason})")
                 return None
-            a, *b = [problem.value(decision.point, ("phi", i)) for i in range(m + 1)]
-            # the average over the permutations fixing q solves the row too (convex, invariant)
-            ones = sum(b[:w], Fraction(0)) / w if w else Fraction(0)
-            zeros = sum(b[w:], Fraction(0)) / (m - w) if w < m else Fraction(0)
-            reps[w] = [a] + [ones] * w + [zeros] * (m - w)
+            coefs = [problem.value(decision.point, ("phi", f)) for f in range(len(subsets))]
+            classes: dict = {}
+            for f, S in enumerate(subsets):  # orbit of S under the permutations fixing q
+                classes.setdefault((sum(1 for i in S if i < w), len(S)), []).append(f)
+            for members in classes.values():
+                mean = sum((coefs[f] for f in members), Fraction(0)) / len(members)
+                for f in members:
+                    coefs[f] = mean
+            reps[w] = coefs
         Phi = [None] * size
         sigmas = {}
         for q in range(size):
@@ -374,20 +404,20 @@ class FeatureRankTable(Claim):
             # sigma maps coordinate i of the representative 1^w 0^(m-w) to the i-th one / zero of q
             sigma = [i for i in range(m) if q >> i & 1] + [i for i in range(m) if not q >> i & 1]
             sigmas[q] = sigma
-            b = [Fraction(0)] * m
-            for i in range(m):
-                b[sigma[i]] = reps[w][1 + i]
-            Phi[q] = [reps[w][0]] + b
-        K = [[sum((a * c for a, c in zip(Phi[q], Psi[x])), Fraction(0)) for x in range(size)] for q in range(size)]
+            row = [Fraction(0)] * len(subsets)
+            for f, S in enumerate(subsets):
+                row[where[tuple(sorted(sigma[i] for i in S))]] = reps[w][f]
+            Phi[q] = row
+        K = [[sum((a * c for a, c in zip(Phi[q], Psi[x]) if a and c), Fraction(0)) for x in range(size)] for q in range(size)]
         U_rep, failed = lin.fixed_kernel_readout(K, m, 3, queries=[(1 << w) - 1 for w in range(m + 1)])
         if U_rep is None:
-            ev.note(f"family at m = {m}: no exact readout for the representative rows")
+            ev.note(f"{family} at m = {m}: no exact readout for the representative rows")
             return None
         for w in range(m + 1):
             # average U over the orbits of the permutations fixing q (the row of K is
             # invariant, so the readout problem is convex and invariant): an invariant head
             q, row = (1 << w) - 1, U_rep[(1 << w) - 1]
-            classes: dict = {}
+            classes = {}
             for x in range(size):
                 classes.setdefault((att.inner(x, q), att.weight(x)), []).append(x)
             for members in classes.values():
@@ -401,7 +431,8 @@ class FeatureRankTable(Claim):
             for x in range(size):
                 row[sum(1 << sigma[i] for i in range(m) if x >> i & 1)] = rep[x]
             U.append(row)
-        worst = lin.kernel_worst_error(K, U, m, poll=ev.poll)
+        # invariant head (the checker re-checks the invariance): one query per weight suffices
+        worst = lin.kernel_worst_error(K, U, m, poll=ev.poll, queries=[(1 << w) - 1 for w in range(m + 1)])
         ev.certify("exhaustive", {"m": m, "lengths": [3], "phi": Phi, "psi": Psi, "readout": U,
                                   "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "coordinates"})
         return worst

@@ -60,3 +60,14 @@ def test_an_exhausted_budget_is_unknown():
     claim = frt.FeatureRankTable()
     result = claim.check(claim.point(), budget=0.05)
     assert result.status == "unknown" and result.certificates == []
+
+
+def test_family_features_agree_with_the_checker():
+    for m, d in [(4, 1), (5, 2), (6, 2)]:
+        assert frt.lin.complement_subsets(m, d) == trusted._complement_subsets(m, d)
+        assert frt.family_rank(m, d) == len(frt.family_features(m, d)[0])
+    # degree 1 is the affine family: (1, 1 - x_1, ..., 1 - x_m)
+    assert frt.family_features(3, 1)[0b101] == [1, 0, 1, 0]
+    _, check = trusted.KINDS["kernel-row-infeasible"]
+    with pytest.raises(CertificateError, match="unknown family"):
+        check({"family": "complement-9", "cases": [{}]})
