@@ -59,13 +59,13 @@ class RestrictionLemma(Claim):
 
     def statement(self) -> Statement:
         x, y = sp.symbols("x y")
-        ip = sp.Function("ip")
+        ip, padded = sp.Function("ip"), sp.Function("pad")
         return Statement(
             hypotheses=(
                 (sp.Ge(_mp, _m), "for every m' >= m and tokens x, y in {0,1}^m padded with m' - m zeros"),
                 (sp.Symbol("C"), "a Motzkin certificate C of the linearised rank-one problem at m (any length, with or without positions)"),
             ),
-            conclusion=(sp.Eq(ip(x, y), ip(x, y)), "inner products are unchanged, so C (tokens padded) is a certificate at m'"),
+            conclusion=(sp.Eq(ip(padded(x), padded(y)), ip(x, y)), "inner products are unchanged, so C (tokens padded) is a certificate at m'"),
         )
 
     def cost(self, point: dict) -> float:
