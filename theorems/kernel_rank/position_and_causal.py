@@ -93,11 +93,12 @@ class PositionAndCausal(Claim):
         X, j, x = sp.symbols("X j x")
         return Statement(
             hypotheses=(
-                (sp.Ge(n, 3), "for every exact length n >= 3 and every m >= 1"),
+                (sp.Ge(n, 3), "for every m >= 1 and exact length n >= 3"),
                 (sp.Eq(sp.Function("kappa")(j, x), psi(j, x)), "one rank-one head with position-dependent psi_j >= 0 and readout tables U_j; query last, only position n scored"),
             ),
             conclusion=(sp.Equivalent(sp.Lt(sp.Abs(y(X) - T(X)), sp.Rational(1, 2)), sp.Le(m, 3)),
-                        "error < 1/2 on every sequence of length n is possible iff m <= 3 (checked for n = 3, 4 on the feasible side)"),
+                        "for m >= 4 no such head has error < 1/2 on every sequence of length n (every n >= 3); "
+                        "for m <= 3 one has at n = 3 and n = 4 (the feasible side is stated for these lengths only)"),
         )
 
     def cost(self, point: dict) -> float:
