@@ -159,11 +159,26 @@ def grouped_margins(A: np.ndarray, rows: Sequence[int], groups: Sequence[Sequenc
     return list(2 * own - mass.sum(axis=1))
 
 
-def voronoi_groups(A: np.ndarray, rows: Sequence[int]) -> list[list[int]]:
-    """Column j goes to the chosen row that puts the most mass on it (ties: the first)."""
+def voronoi_groups(A: np.ndarray, rows: Sequence[int], ratio: float = 1.0) -> list[list[int]]:
+    """Column j goes to the chosen row that puts the most mass on it (ties: the first).
+
+    With ``ratio > 1`` a column is kept only if that mass is at least ``ratio``
+    times the runner-up's: ambiguous boundary columns are left out of every
+    group, which lowers the other rows' off-group mass more than it lowers
+    their own (gaps between groups certify more rows).
+    """
     rows = list(rows)
-    owner = np.argmax(A[rows, :], axis=0)
-    return [[int(j) for j in np.nonzero(owner == k)[0]] for k in range(len(rows))]
+    S = A[rows, :]
+    owner = np.argmax(S, axis=0)
+    if ratio > 1 and len(rows) > 1:
+        top2 = np.sort(S, axis=0)[-2:]
+        keep = top2[1] >= ratio * top2[0]
+    else:
+        keep = np.ones(A.shape[1], dtype=bool)
+    return [[int(j) for j in np.nonzero((owner == k) & keep)[0]] for k in range(len(rows))]
+
+
+GAP_RATIOS = (1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 
 
 def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = None):
@@ -172,16 +187,19 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
     A is the attention in floats (``attention_floats`` or
     ``self_attention_floats``).  Tries k rows evenly spread along ``order`` (default: the row order) and
     bisects on k (more rows means smaller groups and smaller margins, so
-    success is close to monotone in k); a float proposal only —
+    success is close to monotone in k), with Voronoi groups at each gap ratio
+    of ``GAP_RATIOS``; a float proposal only —
     ``grouped_lower`` decides it.  Returns (rows, groups), possibly empty.
     """
     order = list(range(A.shape[0])) if order is None else list(order)
 
     def attempt(k):
         rows = sorted({order[(t * len(order)) // k] for t in range(k)})
-        groups = voronoi_groups(A, rows)
-        ok = all(groups) and min(grouped_margins(A, rows, groups)) > float(eps) + 1e-9
-        return (rows, groups) if ok else None
+        for ratio in GAP_RATIOS:
+            groups = voronoi_groups(A, rows, ratio)
+            if all(groups) and min(grouped_margins(A, rows, groups)) > float(eps) + 1e-9:
+                return rows, groups
+        return None
 
     best, low, high = ([], []), 1, len(order)
     while low <= high:
