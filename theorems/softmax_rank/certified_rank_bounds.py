@@ -69,6 +69,7 @@ class CertifiedRankBounds(Claim):
         return points, multiplicities(point["n"], point["spread"])
 
     def run(self, point: dict, ev) -> None:
+        self._lemma_identity(ev)
         eps, beta = point["epsilon"], point["beta"]
         points, m = self.witness(point)
         L = D.self_attention_logits(points, beta)
@@ -95,6 +96,19 @@ class CertifiedRankBounds(Claim):
             self._full_instance(points, m, rows_c, groups_c, F, G, point, ev)
         ev.cover("instance", {"n": point["n"], "copies": sum(m), "beta": beta, "epsilon": eps})
         ev.note(f"{len(rows_c)} <= rank_eps <= {k} at beta = {beta}, eps = {eps} ({point['n']} distinct points, {sum(m)} with copies)")
+
+    @staticmethod
+    def _lemma_identity(ev) -> None:
+        """Merging m equal columns of a softmax row is the softmax with a log m key bias (sympy)."""
+        l1, l2 = sp.symbols("l1 l2", real=True)
+        m1, m2 = sp.symbols("m1 m2", positive=True, integer=True)
+        Z_full = m1 * sp.exp(l1) + m2 * sp.exp(l2)  # m1 copies of column 1, m2 of column 2
+        merged = m1 * sp.exp(l1) / Z_full  # the m1 copies' entries summed
+        biased = sp.exp(l1 + sp.log(m1)) / (sp.exp(l1 + sp.log(m1)) + sp.exp(l2 + sp.log(m2)))
+        holds = sp.simplify(merged - biased) == 0
+        ev.fact("multiplicity_identity", {"sum of m_j copies = softmax(L + 1 log m^T)": holds})
+        if not holds:
+            ev.fail("the multiplicity identity did not simplify", {})
 
     def _full_instance(self, points, m, rows, groups, F, G, point, ev) -> None:
         """The same bounds on the full instance, by the maps of the multiplicity lemma."""

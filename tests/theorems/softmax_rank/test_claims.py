@@ -110,3 +110,24 @@ def test_residual_error_is_verified_across_instances(d, noise, seed):
     outcome = claim.check(claim.point({"n": 6, "N": 5, "d": d, "noise": str(noise), "seed": seed}))
     assert outcome.status == "verified", outcome.message
     assert outcome.facts["r_tau"]["r_tau"] <= 5
+
+
+def test_rank_one_projections_show_the_biases_in_the_ranks():
+    outcome = row_scalar_quotient.RowScalarQuotient().check()
+    found = outcome.facts["rank_one_projections"]
+    assert found["rank L, key bias"] == 2 and found["r, key bias"] == found["r"] == 1  # rank L grows, r does not
+    assert found["r, query bias"] == 2 == found["rank-one W_Q: r"] + 1
+
+
+@settings(max_examples=8)
+@given(st.integers(0, 10**6))
+def test_row_scalar_quotient_is_verified_for_every_seed(seed):
+    claim = row_scalar_quotient.RowScalarQuotient()
+    outcome = claim.check(claim.point({"seed": seed, "heads": 1}))
+    assert outcome.status == "verified", outcome.message
+
+
+def test_multiplicity_identity_is_proved_symbolically():
+    claim = CertifiedRankBounds()
+    outcome = claim.check(claim.point({"n": 8, "full": 0}))
+    assert outcome.facts["multiplicity_identity"] == {"sum of m_j copies = softmax(L + 1 log m^T)": True}
