@@ -816,26 +816,36 @@ def _threshold_polynomial(data: dict) -> str:
     permutations is evaluated: the readout is built from ``|q|`` and ``<x,q>``
     only (invariant under coordinate permutations) and h from the multiset of
     tokens (invariant under context permutations).  "none" evaluates all.
+    "scores": y and T depend on X only through ``w = |q|`` and the multiset of
+    context scores ``<x_j, q>``, each of which ranges over all of [0, w]
+    independently (x = any s-subset of q's ones); enumerating w <= m and those
+    multisets covers every sequence over ``{0,1}^{m'}`` for every m' <= m.
     """
-    m = _int(data["m"], "m", 1, 64)
+    m = _int(data["m"], "m", 1, 1000)
     n = _int(data["length"], "length", 1, 6)
     c = [rational(v) for v in data["coefficients"]]
     _require(len(c) >= 1, "coefficients must not be empty")
     symmetry = data["symmetry"]
-    _require(symmetry in ("coordinates-and-context", "none"), f"unknown symmetry {symmetry!r}")
+    _require(symmetry in ("coordinates-and-context", "none", "scores"), f"unknown symmetry {symmetry!r}")
     _require(symmetry != "none" or m <= 8, "symmetry 'none' enumerates 2^(m n) sequences: m <= 8")
+    _require(symmetry == "scores" or m <= 64, "tables of tuples need m <= 64")
     # (D+1) h(S_t) = k is an integer count of positions, so g is only read at k/n
     g_at = [_polynomial_value(c, Fraction(k, n)) for k in range(n + 1)]
-    sequences = _context_orbits(m, n) if symmetry != "none" else product(range(1 << m), repeat=n)
+    if symmetry == "scores":  # (|q|, context scores); the query's own score is |q|
+        cases = ((w, context + (w,)) for w in range(m + 1) for context in combinations_with_replacement(range(w + 1), n - 1))
+    else:
+        sequences = _context_orbits(m, n) if symmetry != "none" else product(range(1 << m), repeat=n)
+        cases = ((seq[-1].bit_count(), [(x & seq[-1]).bit_count() for x in seq]) for seq in sequences)
     count = 0
-    for seq in sequences:
-        q = seq[-1]
-        scores = [(x & q).bit_count() for x in seq]
-        y = sum((g_at[sum(1 for s in scores if s < t)] for t in range(1, q.bit_count() + 1)), Fraction(0))
-        _require(y == min(scores), f"sequence {list(seq)} (m={m}): readout {y} != T = {min(scores)}")
+    for w, scores in cases:
+        # sum_{t=1}^{w} g(k_t/n), k_t = #{context scores < t}: k_t = i exactly for t in (s_(i), s_(i+1)]
+        # (context scores sorted, s_(0) = 0, s_(n) = w; the query's own score w is never < t)
+        bounds = [0] + sorted(scores[:-1]) + [w]
+        y = sum((g_at[i] * (bounds[i + 1] - bounds[i]) for i in range(n)), Fraction(0))
+        _require(y == min(scores), f"|q| = {w}, scores {list(scores)} (m={m}): readout {y} != T = {min(scores)}")
         count += 1
-    return (f"rank one, readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} "
-            f"at m={m} ({count} tuples, symmetry {symmetry})")
+    where = f"every m' <= {m} ({count} statistic points)" if symmetry == "scores" else f"m={m} ({count} tuples, symmetry {symmetry})"
+    return f"rank one, readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} at {where}"
 
 
 def _poly(coefficients) -> "flint.fmpq_poly":

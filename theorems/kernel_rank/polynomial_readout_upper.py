@@ -20,6 +20,7 @@ coordinate permutations x context permutations at length D + 1, for D = 1..3.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 
 import sympy as sp
 
@@ -68,9 +69,18 @@ def threshold_mass(h, q: int, t: int) -> Fraction:
 def readout(coefficients, degree: int) -> att.PolynomialReadout:
     """``P_q(h) = sum_{t=1}^{|q|} g(h(S_t))``: degree ``len(coefficients) - 1`` in h."""
 
+    values: dict[Fraction, Fraction] = {}  # g at the masses met so far: g is one fixed polynomial
+
+    def g(u: Fraction) -> Fraction:
+        if u not in values:
+            values[u] = evaluate(coefficients, u)
+        return values[u]
+
     def polynomial(q, outputs):
         (h,) = outputs
-        return sum((evaluate(coefficients, threshold_mass(h, q, t)) for t in range(1, att.weight(q) + 1)), Fraction(0))
+        items = h.items() if isinstance(h, dict) else enumerate(h)
+        scored = [(att.inner(x, q), v) for x, v in items if v]  # h(S_t) = sum of h(x) over scores < t
+        return sum((g(sum((v for s, v in scored if s < t), Fraction(0))) for t in range(1, att.weight(q) + 1)), Fraction(0))
 
     return att.PolynomialReadout(polynomial, degree)
 
@@ -113,6 +123,7 @@ class PolynomialReadoutUpper(Claim):
         Parameter("m_D1", 16, 1, 40, "token bits for the orbit-exhaustive check at D = 1 (length 2)"),
         Parameter("m_D2", 9, 1, 16, "token bits for the orbit-exhaustive check at D = 2 (length 3)"),
         Parameter("m_D3", 6, 1, 9, "token bits for the orbit-exhaustive check at D = 3 (length 4)"),
+        Parameter("m_statistic", 20, 1, 200, "every (|q|, context scores) statistic up to this m, for D = 1..3 (every input of every m' <= m)"),
         Parameter("D_exact", 30, 1, 200, "the selector identity is also evaluated exactly at every k <= D for D up to this"),
     )
 
@@ -137,6 +148,7 @@ class PolynomialReadoutUpper(Claim):
         total = 0.0
         for D, m in ((1, point["m_D1"]), (2, point["m_D2"]), (3, point["m_D3"])):
             total += orbits.type_count(m, D + 1) * 5e-5
+            total += comb(point["m_statistic"] + D + 1, D + 1) * (point["m_statistic"] + 1) * 5e-6
         return total + 0.5
 
     def witness(self, point: dict) -> dict:
@@ -175,9 +187,29 @@ class PolynomialReadoutUpper(Claim):
             ev.certify("threshold-polynomial", {
                 "m": m, "length": D + 1, "coefficients": coefficients, "symmetry": "coordinates-and-context",
             })
+        # 3. Every score statistic: y and T depend on X only through |q| and the multiset of
+        #    context scores (h(S_t) is the share of positions scoring below t), each score
+        #    achievable independently in [0, |q|]; evaluate the layer on a realising sequence.
+        ms = point["m_statistic"]
+        for D in (1, 2, 3):
+            layer = att.AttentionLayer((att.UniformOneHotHead(),), readout(witness[D], D))
+            points = 0
+            for w, scores in att.score_statistics(ms, D + 1):
+                ev.poll()
+                points += 1
+                seq = att.token_sequence(w, scores)
+                error = layer.error(seq)
+                if error != 0:
+                    ev.fail(f"nonzero error {error} at D = {D}, |q| = {w}, context scores {list(scores)}",
+                            {"D": D, "m": max(w, 1), "sequence": [att.bits(x, max(w, 1)) for x in seq], "error": error})
+                    break
+            else:
+                ev.certify("threshold-polynomial", {"m": ms, "length": D + 1, "coefficients": witness[D], "symmetry": "scores"})
+            ev.cover(f"statistic_D={D}", {"m": ms, "length": D + 1, "points": points})
         ev.note(
             "error exactly 0 at exact length D + 1: identity proved for every D, orbit-exhaustive for "
             + ", ".join(f"D = {D} at m = {point[f'm_D{D}']}" for D in (1, 2, 3))
+            + f", statistic-exhaustive for every m <= {ms}"
         )
 
 

@@ -9,7 +9,7 @@ from theorems import attention as att
 from theorems.kernel_rank import polynomial_readout_upper as k6
 from theorems.kernel_rank.polynomial_readout_upper import PolynomialReadoutUpper
 
-SMALL = {"m_D1": 5, "m_D2": 4, "m_D3": 3, "D_exact": 8}
+SMALL = {"m_D1": 5, "m_D2": 4, "m_D3": 3, "m_statistic": 8, "D_exact": 8}
 
 
 def envelope(data):
@@ -24,7 +24,9 @@ def test_verified_with_error_exactly_zero():
     assert outcome.facts["selector_identity"]["as_binomial"] == "binomial(D - k, D)"
     assert outcome.covered["D=3"]["sequences"] == 2 ** (3 * 4)
     assert outcome.facts["readout_coefficients"]["D=2"] == [1, Fraction(-9, 2), Fraction(9, 2)]
-    assert [c["kind"] for c in outcome.certificates] == ["threshold-polynomial"] * 3
+    assert [c["kind"] for c in outcome.certificates] == ["threshold-polynomial"] * 6
+    assert [c["data"]["symmetry"] for c in outcome.certificates[3:]] == ["scores"] * 3
+    assert outcome.covered["statistic_D=1"]["points"] == 45  # (w, s) with 0 <= s <= w <= 8
 
 
 @given(st.integers(1, 12))
@@ -60,16 +62,17 @@ def test_a_changed_coefficient_is_refuted():
 
 
 def test_the_checker_accepts_the_witness_with_and_without_symmetry():
-    for symmetry in ("coordinates-and-context", "none"):
+    for symmetry in ("coordinates-and-context", "none", "scores"):
         data = {"m": 3, "length": 3, "coefficients": C.encode(k6.selector_coefficients(2)), "symmetry": symmetry}
         assert "y = T exactly" in trusted.check(envelope(data))
 
 
+@pytest.mark.parametrize("symmetry", ["coordinates-and-context", "scores"])
 @pytest.mark.parametrize("position", [0, 1, 2])
-def test_the_checker_rejects_a_changed_coefficient(position):
+def test_the_checker_rejects_a_changed_coefficient(position, symmetry):
     coefficients = k6.selector_coefficients(2)
     coefficients[position] += Fraction(1, 3)
-    data = {"m": 3, "length": 3, "coefficients": C.encode(coefficients), "symmetry": "coordinates-and-context"}
+    data = {"m": 3, "length": 3, "coefficients": C.encode(coefficients), "symmetry": symmetry}
     with pytest.raises(C.CertificateError, match="readout"):
         trusted.check(envelope(data))
 
@@ -83,3 +86,13 @@ def test_the_checker_rejects_degree_d_at_length_d_plus_2():
 def test_the_symbolic_identity_rejects_a_wrong_factor(monkeypatch):
     monkeypatch.setattr(k6, "product_factor", lambda D, k, i: 1 - k / (i + 1))
     assert not k6.prove_selector_identity()["proved"]
+
+
+@given(st.integers(1, 3), st.integers(1, 3))
+def test_the_score_route_agrees_with_the_orbit_route(D, m):
+    base = {"length": D + 1, "coefficients": C.encode(k6.selector_coefficients(D))}
+    for symmetry in ("coordinates-and-context", "scores"):
+        assert "y = T exactly" in trusted.check(envelope(base | {"m": m, "symmetry": symmetry}))
+    wrong = base | {"coefficients": C.encode(k6.selector_coefficients(D + 1)), "length": D + 1}
+    with pytest.raises(C.CertificateError):  # g_{D+1} read at k/(D+1) is not the selector
+        trusted.check(envelope(wrong | {"m": m + 1, "symmetry": "scores"}))
