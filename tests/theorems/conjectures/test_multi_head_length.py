@@ -57,3 +57,21 @@ def test_a_tampered_witness_certificate_is_rejected():
     cert["data"]["heads"][0]["readout"][3][0] = "1000"
     with pytest.raises(C.CertificateError):
         trusted.check(cert)
+
+
+class _SearchFromScratch(MultiHeadLength):
+    """No stored witness at m = 2: the float search must find one, rationalised and certified."""
+
+    def witness(self, point, m=None):
+        m = point["m_max"] if m is None else m
+        return None if m == 2 else super().witness(point, m)
+
+
+def test_a_searched_witness_is_rationalised_and_certified():
+    claim = _SearchFromScratch()
+    out = claim.check(claim.point({"m_max": 2, "search_rounds": 2}))
+    assert out.status == "unknown"
+    assert out.facts["largest_m_with_witness"] == 2
+    assert "search" in out.facts["search_m2"]
+    assert len(out.certificates) == 2
+    assert "{0,1}^2" in trusted.check(out.certificates[-1], claim.statement_hash())
