@@ -1151,6 +1151,7 @@ def _attention_rows(data: dict):
         def row(i):
             return [beta * sum((a * b for a, b in zip(X[i], y)), Fraction(0)) for y in X]
 
+    _require(isinstance(data["multiplicities"], list), "multiplicities must be a list")
     m = [_int(v, "multiplicity", 1) for v in data["multiplicities"]]
     _require(len(m) == N, f"multiplicities must have one entry per column ({N})")
     return n, N, row, m
@@ -1214,6 +1215,7 @@ def _grouped_lower(data: dict) -> str:
     _require(isinstance(rows, list) and isinstance(groups, list) and len(rows) == len(groups), "one group per row")
     rows = [_int(i, "row", 0, n - 1) for i in rows]
     _require(len(set(rows)) == len(rows), "rows must be distinct")
+    _require(all(isinstance(g, list) for g in groups), "each group must be a list of columns")
     groups = [[_int(j, "column", 0, N - 1) for j in g] for g in groups]
     _require(all(groups), "groups must be nonempty")
     flat = [j for g in groups for j in g]
@@ -1313,6 +1315,7 @@ def _residual_two_point(data: dict) -> str:
     """
     t = rational(data["t"])
     _require(t > 1, "t = e^delta must be > 1")
+    _require(isinstance(data["row"], list) and isinstance(data["weights"], list), "row and weights must be lists")
     p = [rational(v) for v in data["row"]]
     w = [rational(v) for v in data["weights"]]
     _require(len(p) == len(w) >= 2 and all(v > 0 for v in p) and sum(p) == 1, "row must be a positive probability vector")

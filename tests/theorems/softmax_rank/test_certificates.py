@@ -146,3 +146,14 @@ def test_certified_lower_never_exceeds_certified_upper(n, beta, eps):
     if certain:
         accepts("approx-rank-lower-points", D.lower_certificate_points(points, beta, None, eps, *map(list, zip(*certain))))
     assert len(certain) <= k
+
+
+@pytest.mark.parametrize("kind, data", [
+    ("approx-rank-lower", {"logits": [[0, 1]], "multiplicities": [1, 1], "epsilon": "1/10", "rows": [0], "groups": [1]}),
+    ("approx-rank-lower", {"logits": [[0, 1]], "multiplicities": 1, "epsilon": "1/10", "rows": [0], "groups": [[1]]}),
+    ("approx-rank-lower-points", {"points": [[1, 0]], "beta": "-1", "multiplicities": [1], "epsilon": "1/10", "rows": [0], "groups": [[0]]}),
+    ("residual-two-point", {"t": 3, "row": "1/2", "weights": [1], "bound": "tanh(delta)", "relation": "exceeds"}),
+    ("approx-rank-upper", {"logits": [[0, 1]], "multiplicities": [1, 1], "epsilon": "0.1", "left": [[1]], "right": [[0, 1]]}),
+])
+def test_malformed_data_is_a_certificate_error(kind, data):
+    rejects(kind, data)
