@@ -17,9 +17,11 @@ standard library only: it is part of what a reader must trust.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from fractions import Fraction
 
@@ -127,6 +129,30 @@ def write_atomic(path: str, text: str) -> None:
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def staged_folder(out: str, prefix: str = ".attnproof-stage-"):
+    """Yield a fresh folder beside ``out`` to fill; on success it replaces ``out`` whole.
+
+    Readers see the old folder or the new one, never half of either; on an
+    error the stage is removed and ``out`` is left as it was.
+    """
+    parent = os.path.dirname(os.path.abspath(out))
+    os.makedirs(parent, exist_ok=True)
+    stage = tempfile.mkdtemp(prefix=prefix, dir=parent)
+    try:
+        yield stage
+        if os.path.exists(out):
+            trash = tempfile.mkdtemp(prefix=".attnproof-old-", dir=parent)
+            os.replace(out, os.path.join(trash, "old"))
+            os.replace(stage, out)
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            os.replace(stage, out)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
         raise
 
 

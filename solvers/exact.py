@@ -108,19 +108,25 @@ def minor_is_nonsingular(matrix: Matrix, rows: list[int], cols: list[int], prime
     return flint.nmod_mat(k, k, [v % prime for row in sub for v in row], prime).rank() == k
 
 
+def _rref(A: flint.fmpq_mat):
+    """Reduced row echelon form, rank and pivot columns of ``A`` over Q."""
+    reduced, r = A.rref()
+    pivots, i = [], 0
+    for j in range(A.ncols()):
+        if i < r and reduced[i, j] != 0:
+            pivots.append(j)
+            i += 1
+    return reduced, r, pivots
+
+
 def factorisation(matrix: Matrix) -> tuple[list[list[Fraction]], list[list[Fraction]]]:
     """An exact ``A = F G`` with inner dimension rank A (G = nonzero rows of rref A).
 
     F holds the pivot columns of A, so F G = A holds exactly; tests re-multiply.
     """
     A = fmpq_matrix(matrix)
-    reduced, r = A.rref()
+    reduced, r, pivots = _rref(A)
     ncols = A.ncols()
-    pivots, i = [], 0
-    for j in range(ncols):
-        if i < r and reduced[i, j] != 0:
-            pivots.append(j)
-            i += 1
     G = [[Fraction(str(reduced[i, j])) for j in range(ncols)] for i in range(r)]
     F = [[as_fraction(matrix[row][j]) for j in pivots] for row in range(A.nrows())]
     return F, G
@@ -129,13 +135,8 @@ def factorisation(matrix: Matrix) -> tuple[list[list[Fraction]], list[list[Fract
 def nullspace(matrix: Matrix) -> list[list[Fraction]]:
     """A basis of ``{x : A x = 0}`` over Q, read off the reduced row echelon form."""
     A = fmpq_matrix(matrix)
-    reduced, r = A.rref()
+    reduced, r, pivots = _rref(A)
     ncols = A.ncols()
-    pivots, i = [], 0
-    for j in range(ncols):
-        if i < r and reduced[i, j] != 0:
-            pivots.append(j)
-            i += 1
     basis = []
     for free in (j for j in range(ncols) if j not in pivots):
         x = [Fraction(0)] * ncols

@@ -13,9 +13,7 @@ import argparse
 import itertools
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 from solvers import certificates, parallel, trusted
@@ -93,11 +91,8 @@ def write_outcomes(out: str, results: list) -> list[dict]:
     The run is staged beside ``out`` and moved into place at the end, so an
     interrupted run never leaves a half-written report.
     """
-    parent = os.path.dirname(os.path.abspath(out))
-    os.makedirs(parent, exist_ok=True)
-    stage = tempfile.mkdtemp(prefix=".attnproof-stage-", dir=parent)
     records = []
-    try:
+    with certificates.staged_folder(out) as stage:
         for claim, point, outcome in results:
             folder = os.path.join(claim.id, slug(point, claim))
             paths = []
@@ -109,16 +104,6 @@ def write_outcomes(out: str, results: list) -> list[dict]:
             certificates.write_atomic(os.path.join(stage, folder, "outcome.json"), json.dumps(record, indent=1, sort_keys=True) + "\n")
             records.append(record)
         certificates.write_atomic(os.path.join(stage, "outcomes.json"), json.dumps(records, indent=1, sort_keys=True) + "\n")
-        if os.path.exists(out):
-            trash = tempfile.mkdtemp(prefix=".attnproof-old-", dir=parent)
-            os.replace(out, os.path.join(trash, "old"))
-            os.replace(stage, out)
-            shutil.rmtree(trash, ignore_errors=True)
-        else:
-            os.replace(stage, out)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
     return records
 
 

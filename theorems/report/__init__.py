@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 
-from solvers.certificates import write_atomic
+from solvers.certificates import staged_folder, write_atomic
 from theorems.core import Claim, Plot, registry
 from theorems.report import model, plots
 
@@ -115,10 +114,7 @@ def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None) -> Re
         raise ReportError(f"{out} exists and is not a report folder; choose another --out")
     report = assemble(outcomes, claims)
     files = render(report)
-    parent = os.path.dirname(os.path.abspath(out))
-    os.makedirs(parent, exist_ok=True)
-    stage = tempfile.mkdtemp(prefix=".attnproof-report-", dir=parent)
-    try:
+    with staged_folder(out, prefix=".attnproof-report-") as stage:
         for rel, content in sorted(files.items()):
             write_atomic(os.path.join(stage, *rel.split("/")), content.decode("utf-8"))
         for rel, source in sorted(data_files(outcomes, report).items()):
@@ -127,16 +123,6 @@ def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None) -> Re
             shutil.copyfile(source, target)
         write_atomic(os.path.join(stage, MARKER), "written by attnproof report; the folder is replaced by the next report\n")
         _readable(stage)
-        if os.path.exists(out):
-            trash = tempfile.mkdtemp(prefix=".attnproof-old-", dir=parent)
-            os.replace(out, os.path.join(trash, "old"))
-            os.replace(stage, out)
-            shutil.rmtree(trash, ignore_errors=True)
-        else:
-            os.replace(stage, out)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
     return report
 
 
