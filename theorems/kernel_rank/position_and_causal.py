@@ -81,6 +81,7 @@ class PositionAndCausal(Claim):
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma")
     parameters = (
         Parameter("n_feasible", 4, 3, 4, "positional witnesses for m <= 3 at every exact length 3..n_feasible"),
+        Parameter("m_positions_full", 4, 4, 5, "the full positional LP (every ordered sequence) at n = 3 is refuted for m = 4..this"),
         Parameter("n_paper", 10, 3, 200, "the pen-and-paper certificate is checked exactly for n = 3..n_paper"),
         Parameter("m_reduced", 12, 4, 40, "reduced LP (n = 3, no positions) refuted for m = 4..m_reduced"),
         Parameter("m_reduced_positions", 6, 4, 24, "reduced LP (n = 3, with positions) refuted for m = 4..this"),
@@ -102,7 +103,7 @@ class PositionAndCausal(Claim):
         )
 
     def cost(self, point: dict) -> float:
-        return (0.6 + 1.5 * (point["n_feasible"] >= 4) + 0.6 + 0.01 * point["n_paper"]
+        return (0.6 + 1.5 * (point["n_feasible"] >= 4) + 0.6 + 0.01 * point["n_paper"] + 15.0 * (point["m_positions_full"] >= 5)
                 + sum(lin.reduced_size(m, 3) for m in range(4, point["m_reduced"] + 1)) * 6e-5
                 + sum(lin.reduced_size(m, 3, True) for m in range(4, point["m_reduced_positions"] + 1)) * 9e-5
                 + sum(lin.reduced_size(m, 4) for m in range(4, point["m_reduced_4"] + 1)) * 7e-5)
@@ -159,17 +160,19 @@ class PositionAndCausal(Claim):
             })
         ev.cover("every_prefix_feasible", {"m": [1, 3], "n": 3})
 
-        # 2. The full positional LP at m = 4, n = 3.
-        say("deciding the positional LP at m=4, n=3")
-        problem = lin.rank_one(4, 3, positions=True, poll=ev.poll)
-        decision = problem.decide(ev.budget.remaining())
-        ev.poll()
-        if isinstance(decision, lp.Infeasible):
-            rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, 4)
-            ev.fact("positions_m4_n3_certificate_rows", len(rows) + len(nonneg))
-            ev.certify("rank-one-infeasible", {"m": 4, "positions": True, "rows": rows, "nonnegative": nonneg})
-        else:
-            ev.fail("the positional LP at m = 4, n = 3 was not refuted", {"m": 4, "n": 3, "decision": type(decision).__name__})
+        # 2. The full positional LP at m = 4 (and 5), n = 3.
+        for m in range(4, point["m_positions_full"] + 1):
+            say(f"deciding the positional LP at m={m}, n=3")
+            problem = lin.rank_one(m, 3, positions=True, poll=ev.poll)
+            decision = problem.decide(ev.budget.remaining())
+            ev.poll()
+            if isinstance(decision, lp.Infeasible):
+                rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
+                ev.fact(f"positions_m{m}_n3_lp_rows", len(problem.system.rows))
+                ev.fact(f"positions_m{m}_n3_certificate_rows", len(rows) + len(nonneg))
+                ev.certify("rank-one-infeasible", {"m": m, "positions": True, "rows": rows, "nonnegative": nonneg})
+            else:
+                ev.fail(f"the positional LP at m = {m}, n = 3 was not refuted", {"m": m, "n": 3, "decision": type(decision).__name__})
 
         # 3. The pen-and-paper certificate, symbolic in n and exact for n = 3..n_paper.
         residual = paper_residual()
