@@ -1121,6 +1121,43 @@ def _decoding_collision(data: dict) -> str:
     return f"values {B}^x, m={m}: {X} and {Y} share q and h = {hX} but T = {_target(X)} vs {_target(Y)}"
 
 
+@kind("polynomial-readout-table", "m", "length", "monomials", "coefficients")
+def _polynomial_readout_table(data: dict) -> str:
+    """Rank one with a tabled polynomial readout has error < 1/2 on every sequence of one length.
+
+    Head: ``phi = psi = 1`` (feature rank one) with one-hot values, so h is the
+    empirical distribution.  Readout: ``P_q(h) = sum_j c[q][j] prod_{a in mono_j} h(a)``
+    (``monomials``: tuples of tokens; ``coefficients``: one row per query q);
+    its degree is the longest monomial.  The checker evaluates every sequence of
+    length ``length`` (context as a multiset: h ignores the order) exactly and
+    requires ``|P_q(h) - T| < 1/2``.  It also holds at every m' <= m: padding
+    tokens with zeros keeps every inner product.
+    """
+    m = _int(data["m"], "m", 1, 4)
+    n = _int(data["length"], "length", 1, 6)
+    size = 1 << m
+    monomials = [tuple(_int(a, "token", 0, size - 1) for a in mono) for mono in data["monomials"]]
+    C = _matrix(data["coefficients"], "coefficients", size, len(monomials))
+    worst = Fraction(0)
+    for seq in _sequences_up_to_context_order(m, [n]):
+        q = seq[-1]
+        h = {}
+        for x in seq:
+            h[x] = h.get(x, 0) + Fraction(1, n)
+        y = Fraction(0)
+        for c, mono in zip(C[q], monomials):
+            if c:
+                term = c
+                for a in mono:
+                    term *= h.get(a, 0)
+                y += term
+        error = abs(y - _target(seq))
+        _require(error < Fraction(1, 2), f"sequence {list(seq)} (m={m}): error {error} is not < 1/2")
+        worst = max(worst, error)
+    degree = max((len(mono) for mono in monomials), default=0)
+    return f"rank one, tabled readout of degree {degree}: error <= {worst} < 1/2 on every sequence of length {n} at every m' <= {m}"
+
+
 # ------------------------------------------- paper S: approximation rank
 
 

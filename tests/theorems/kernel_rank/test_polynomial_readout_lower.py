@@ -15,7 +15,7 @@ def test_verified_with_the_planning_lambdas():
     assert outcome.status == "verified", outcome.message
     rho = sp.Symbol("rho", positive=True)
     assert sp.simplify(sp.sympify(outcome.facts["lambda"]["D=2"], locals={"rho": rho}) - (3 * rho**2 + 6 * rho + 5) / 2) == 0
-    assert [c["kind"] for c in outcome.certificates] == ["two-token-extrapolation"] * 3
+    assert [c["kind"] for c in outcome.certificates] == ["two-token-extrapolation"] * 3 + ["polynomial-readout-table"]
     gordan = outcome.facts["affine_gordan_m4"]
     assert gordan["combination_is_zero"] and gordan["same_rows_as_three_token_certificate"]
     assert gordan["weights"] == [1, 2, 1, 1, 2, 1]
@@ -38,7 +38,7 @@ def test_a_wrong_node_is_refuted(monkeypatch):
 
 def _certificate(D):
     claim = PolynomialReadoutLower()
-    outcome = claim.check(claim.point({"D_max": D}))
+    outcome = claim.check(claim.point({"D_max": D, "D_small": 1}))
     return copy.deepcopy(outcome.certificates[D - 1])
 
 
@@ -71,3 +71,16 @@ def test_the_plot_crosses_one_at_rho_one():
     (plot,) = claim.plots(record)
     for label, xs, ys in plot.series[:-1]:
         assert abs(ys[xs.index(1.0)] - 1.0) < 1e-12 and list(ys) == sorted(ys)
+
+
+def test_below_the_construction_rank_one_solves_at_m3():
+    claim = PolynomialReadoutLower()
+    outcome = claim.check(claim.point({"D_max": 1, "D_small": 2}))
+    assert outcome.facts["below_the_construction"]["D=2"]["smallest_failing_m_between"] == [4, 8]
+    cert = copy.deepcopy(next(c for c in outcome.certificates if c["kind"] == "polynomial-readout-table"))
+    assert "degree 2" in trusted.check(cert)
+    # a changed coefficient: the constant term of query 111 moved by 1
+    row = cert["data"]["coefficients"][7]
+    row[0] = C.encode(C.rational(row[0]) + 1)
+    with pytest.raises(C.CertificateError, match="not < 1/2"):
+        trusted.check(cert)
