@@ -461,7 +461,11 @@ def decide(system: LinearSystem, budget: float | None = None) -> Feasible | Infe
 
     if not system.rows:
         return Feasible([Fraction(0)] * system.nvars)
-    H = _Homogenised(system)
+    try:
+        H = _Homogenised(system)
+    except OverflowError:
+        # A coefficient beyond the float range cannot enter the search; scale the rows.
+        return Unknown("a coefficient exceeds the floating-point range of the search; rescale the rows")
     m, n = H.A.shape
     reasons = []
     if out_of_time():

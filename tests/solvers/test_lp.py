@@ -261,3 +261,11 @@ def test_budget_exhaustion_is_unknown_never_a_guess():
     result = decide(s, budget=1e-3)
     assert_sound(s, result)
     assert isinstance(result, Unknown) and "budget" in result.reason
+
+
+def test_coefficients_beyond_float_range_give_unknown_not_a_crash():
+    from solvers import lp
+
+    system = lp.LinearSystem(1)
+    system.add({0: Fraction(10**400)}, ">", 1)
+    assert isinstance(lp.decide(system), lp.Unknown)
