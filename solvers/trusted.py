@@ -1121,40 +1121,51 @@ def _decoding_collision(data: dict) -> str:
     return f"values {B}^x, m={m}: {X} and {Y} share q and h = {hX} but T = {_target(X)} vs {_target(Y)}"
 
 
-@kind("polynomial-readout-table", "m", "length", "monomials", "coefficients")
+@kind("polynomial-readout-table", "m", "length", "psi", "monomials", "coefficients")
 def _polynomial_readout_table(data: dict) -> str:
-    """Rank one with a tabled polynomial readout has error < 1/2 on every sequence of one length.
+    """A rank-one head with a tabled polynomial readout has error < 1/2 on every sequence of one length.
 
-    Head: ``phi = psi = 1`` (feature rank one) with one-hot values, so h is the
-    empirical distribution.  Readout: ``P_q(h) = sum_j c[q][j] prod_{a in mono_j} h(a)``
-    (``monomials``: tuples of tokens; ``coefficients``: one row per query q);
-    its degree is the longest monomial.  The checker evaluates every sequence of
-    length ``length`` (context as a multiset: h ignores the order) exactly and
-    requires ``|P_q(h) - T| < 1/2``.  It also holds at every m' <= m: padding
-    tokens with zeros keeps every inner product.
+    Head: ``kappa(q, x) = phi(q) psi(x)`` (feature rank one; ``phi(q) > 0``
+    cancels), ``psi`` > 0 given per token, one-hot values, so
+    ``h(x) = psi(x) #x / sum_j psi(x_j)``.  Readout:
+    ``P_q(h) = sum_j c[q][j] prod_{a in mono_j} h(a)`` (``monomials``: sorted
+    tuples of tokens, each once; ``coefficients``: one row per query q); its
+    degree is the longest monomial.  The checker evaluates every sequence of
+    length ``length`` (context as a multiset: h ignores the order) exactly --
+    only monomials over the support of h are nonzero -- and requires
+    ``|P_q(h) - T| < 1/2``.  It also holds at every m' <= m: padding tokens
+    with zeros keeps every inner product.
     """
-    m = _int(data["m"], "m", 1, 4)
+    m = _int(data["m"], "m", 1, 5)
     n = _int(data["length"], "length", 1, 6)
     size = 1 << m
+    psi = [rational(v) for v in data["psi"]]
+    _require(len(psi) == size and all(v > 0 for v in psi), f"psi must give {size} positive weights")
     monomials = [tuple(_int(a, "token", 0, size - 1) for a in mono) for mono in data["monomials"]]
+    _require(all(list(mono) == sorted(mono) for mono in monomials), "monomials must list their tokens in order")
+    index = {mono: j for j, mono in enumerate(monomials)}
+    _require(len(index) == len(monomials), "a monomial is listed twice")
     C = _matrix(data["coefficients"], "coefficients", size, len(monomials))
+    degree = max((len(mono) for mono in monomials), default=0)
     worst = Fraction(0)
     for seq in _sequences_up_to_context_order(m, [n]):
         q = seq[-1]
+        total = sum(psi[x] for x in seq)
         h = {}
         for x in seq:
-            h[x] = h.get(x, 0) + Fraction(1, n)
+            h[x] = h.get(x, 0) + psi[x] / total
         y = Fraction(0)
-        for c, mono in zip(C[q], monomials):
-            if c:
-                term = c
-                for a in mono:
-                    term *= h.get(a, 0)
-                y += term
+        for d in range(degree + 1):
+            for mono in combinations_with_replacement(sorted(h), d):
+                j = index.get(mono)
+                if j is not None and C[q][j]:
+                    term = C[q][j]
+                    for a in mono:
+                        term *= h[a]
+                    y += term
         error = abs(y - _target(seq))
         _require(error < Fraction(1, 2), f"sequence {list(seq)} (m={m}): error {error} is not < 1/2")
         worst = max(worst, error)
-    degree = max((len(mono) for mono in monomials), default=0)
     return f"rank one, tabled readout of degree {degree}: error <= {worst} < 1/2 on every sequence of length {n} at every m' <= {m}"
 
 

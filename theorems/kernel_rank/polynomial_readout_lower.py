@@ -20,10 +20,11 @@ monotonicity and ``Lambda(1)``; a ``two-token-extrapolation`` certificate at
 ``m = 2^{D+1}``, which the trusted checker rebuilds from the two tokens; and at
 D = 1 the six-row Gordan combination of the linearised affine problem, which
 must be the one of the three-token lower bound at m = 4 (query 0011, context
-1100 and the swap, weights 1, 2, 1 per query).  Below the construction, at
-m = 3, uniform weights with a degree-D readout do solve exact length D + 2
-(exact LP witness, ``polynomial-readout-table``), so for D >= 2 the smallest
-failing m lies in [4, 2^{D+1}]; where exactly is open.
+1100 and the swap, weights 1, 2, 1 per query).  Below the construction,
+weights ``psi(x) = 2^{-|x|}`` with a degree-D readout do solve exact length
+D + 2 (exact LP witnesses, ``polynomial-readout-table``: D = 2 at m = 4 by
+default, m = 5 on request; D = 3 at m = 3), so the smallest failing m lies in
+[m + 1, 2^{D+1}]; where exactly is open.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from itertools import combinations_with_replacement
 
 import sympy as sp
 
-from solvers import lp, symbolic
+from solvers import lp, orbits, symbolic
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Plot, Statement
 
@@ -136,40 +137,66 @@ def affine_gordan(q: int, z: int) -> tuple[list, list, dict]:
     return rows, weights, {k: v for k, v in total.items() if v != 0}
 
 
-def uniform_polynomial_readout(m: int, D: int, n: int, budget: float | None = None):
-    """Search a degree-D readout for the uniform rank-one head at exact length n, query by query.
+def weighted_distribution(sequence, psi) -> dict[int, Fraction]:
+    """The output h of a rank-one head with one-hot values: token x gets ``psi(x) #x / sum_j psi(x_j)``."""
+    total = sum((psi[x] for x in sequence), Fraction(0))
+    h: dict[int, Fraction] = {}
+    for x in sequence:
+        h[x] = h.get(x, Fraction(0)) + psi[x] / total
+    return h
+
+
+def polynomial_readout_search(m: int, D: int, n: int, psi: list[Fraction], budget: float | None = None):
+    """Search a degree-D readout for the rank-one head with weights ``psi`` at exact length n.
 
     For fixed weights the readout's coefficients enter linearly: per query q,
-    one strict row ``|sum_j c_j prod_{a in mono_j} h(a) - T| < 1/2`` per context
-    multiset.  Returns ``(monomials, {q: coefficients})`` with exact rational
-    coefficients, or ``(monomials, q, answer)`` for the first query without a
-    witness (an Unknown or a Motzkin certificate: uniform weights only, so it
-    refutes nothing about rank one in general).
+    one strict row pair ``|sum_j c_j prod_{a in mono_j} h(a) - T| < 1/2`` per
+    context multiset (only monomials over the support of h are nonzero).
+    ``psi`` depends on ``|x|`` only, so one query per weight is solved, q = the
+    first w coordinates, and moved to every other query of that weight by a
+    coordinate permutation (which fixes psi and every target).  Returns
+    ``(monomials, rows)`` with exact rational coefficients for every query, or
+    ``(monomials, q, answer)`` for the first query without a witness (an Unknown
+    or a Motzkin certificate: for these weights only, so it refutes nothing
+    about rank one in general).
     """
     size = 1 << m
+    if any(psi[x] != psi[(1 << att.weight(x)) - 1] for x in range(size)):
+        raise ValueError("psi must depend on the weight |x| only")
     monomials = [mono for d in range(D + 1) for mono in combinations_with_replacement(range(size), d)]
-    rows = {}
-    for q in range(size):
+    index = {mono: j for j, mono in enumerate(monomials)}
+    by_weight = {}
+    for w in range(m + 1):
+        q = (1 << w) - 1
         system = lp.LinearSystem(len(monomials))
         for context in combinations_with_replacement(range(size), n - 1):
             seq = context + (q,)
-            h: dict[int, Fraction] = {}
-            for x in seq:
-                h[x] = h.get(x, Fraction(0)) + Fraction(1, n)
+            h = weighted_distribution(seq, psi)
+            support = sorted(h)
             coefs = {}
-            for j, mono in enumerate(monomials):
-                value = Fraction(1)
-                for a in mono:
-                    value *= h.get(a, Fraction(0))
-                if value:
-                    coefs[j] = value
+            for d in range(D + 1):
+                for mono in combinations_with_replacement(support, d):
+                    value = Fraction(1)
+                    for a in mono:
+                        value *= h[a]
+                    coefs[index[mono]] = value
             T = att.min_ip_target(seq)
             system.add(coefs, "<", T + Fraction(1, 2))
             system.add(coefs, ">", T - Fraction(1, 2))
         answer = lp.decide(system, budget)
         if not isinstance(answer, lp.Feasible):
             return monomials, q, answer
-        rows[q] = answer.point
+        by_weight[w] = answer.point
+    rows = {}
+    for q in range(size):
+        ones = [i for i in range(m) if q >> i & 1]
+        perm = tuple(ones + [i for i in range(m) if not q >> i & 1])  # coordinate i of the representative -> perm[i]
+        row = [Fraction(0)] * len(monomials)
+        for j, c in enumerate(by_weight[len(ones)]):
+            if c:
+                image = tuple(sorted(orbits.permute_bits(a, perm) for a in monomials[j]))
+                row[index[image]] = c
+        rows[q] = row
     return monomials, rows
 
 
@@ -183,7 +210,8 @@ class PolynomialReadoutLower(Claim):
     uses = ()
     parameters = (
         Parameter("D_max", 6, 1, 9, "degrees D = 1..D_max: Lambda symbolically and a certificate at m = 2^(D+1)"),
-        Parameter("D_small", 2, 1, 3, "degrees 2..D_small: a certified degree-D witness at exact length D + 2 for m = 3 (D = 3: ~5 s more)"),
+        Parameter("D_small", 2, 1, 3, "degrees 2..D_small: a certified rank-one witness at exact length D + 2 below 2^(D+1) (D = 3 at m = 3: ~5 s more)"),
+        Parameter("m_small", 4, 3, 5, "bits of the D = 2 witness (m = 5: ~30 s)"),
     )
 
     def statement(self) -> Statement:
@@ -201,7 +229,8 @@ class PolynomialReadoutLower(Claim):
         )
 
     def cost(self, point: dict) -> float:
-        small = {1: 0.0, 2: 1.0, 3: 6.0}[point["D_small"]]
+        small = {1: 0.0, 2: {3: 0.5, 4: 3.0, 5: 35.0}[point["m_small"]], 3: 0.0}[point["D_small"]]
+        small += 6.0 if point["D_small"] >= 3 else 0.0
         return sum(0.05 * D * D for D in range(1, point["D_max"] + 1)) + small + 0.5
 
     def witness(self, point: dict) -> dict:
@@ -257,29 +286,32 @@ class PolynomialReadoutLower(Claim):
         )
 
     def _small_m(self, point: dict, ev) -> None:
-        """Below the construction: at m = 3 uniform weights and a degree-D readout solve length D + 2.
+        """Below the construction: rank one with a degree-D readout does solve length D + 2 at small m.
 
-        So for D >= 2 the smallest failing m lies in [4, 2^(D+1)] (a witness at m = 3 restricts to m < 3).
+        Weights ``psi(x) = 2^{-|x|}``: the exact LP finds the readout (D = 2 at
+        ``m_small``, D = 3 at m = 3), so for those D the smallest failing m lies
+        in [m + 1, 2^(D+1)] (a witness at m restricts to every m' < m).
         """
-        m = 3
         found = {}
         for D in range(2, point["D_small"] + 1):
             ev.poll()
-            result = uniform_polynomial_readout(m, D, D + 2, ev.budget.remaining())
+            m = point["m_small"] if D == 2 else 3
+            psi = [Fraction(1, 2 ** att.weight(x)) for x in range(1 << m)]
+            result = polynomial_readout_search(m, D, D + 2, psi, ev.budget.remaining())
             if len(result) == 3:
                 _, q, answer = result
-                found[f"D={D}"] = {"m": m, "length": D + 2, "uniform_weights": f"no witness for query {att.bits(q, m)} ({type(answer).__name__})"}
+                found[f"D={D}"] = {"m": m, "length": D + 2, "psi": "2^-|x|",
+                                   "no_witness_for_query": att.bits(q, m), "answer": type(answer).__name__}
                 continue
             monomials, rows = result
             ev.certify("polynomial-readout-table", {
-                "m": m, "length": D + 2, "monomials": [list(mono) for mono in monomials],
+                "m": m, "length": D + 2, "psi": psi, "monomials": [list(mono) for mono in monomials],
                 "coefficients": [rows[q] for q in range(1 << m)],
             })
-            found[f"D={D}"] = {"m": m, "length": D + 2, "solved_by_rank_one": True,
+            found[f"D={D}"] = {"m": m, "length": D + 2, "psi": "2^-|x|", "solved_by_rank_one": True,
                                "smallest_failing_m_between": [m + 1, 2 ** (D + 1)]}
         if found:
             ev.fact("below_the_construction", found)
-
 
     # -- figures for the report (floats for display only)
 

@@ -11,7 +11,7 @@ from theorems.kernel_rank.polynomial_readout_lower import PolynomialReadoutLower
 
 def test_verified_with_the_planning_lambdas():
     claim = PolynomialReadoutLower()
-    outcome = claim.check(claim.point({"D_max": 3}))
+    outcome = claim.check(claim.point({"D_max": 3, "m_small": 3}))
     assert outcome.status == "verified", outcome.message
     rho = sp.Symbol("rho", positive=True)
     assert sp.simplify(sp.sympify(outcome.facts["lambda"]["D=2"], locals={"rho": rho}) - (3 * rho**2 + 6 * rho + 5) / 2) == 0
@@ -75,8 +75,8 @@ def test_the_plot_crosses_one_at_rho_one():
 
 def test_below_the_construction_rank_one_solves_at_m3():
     claim = PolynomialReadoutLower()
-    outcome = claim.check(claim.point({"D_max": 1, "D_small": 2}))
-    assert outcome.facts["below_the_construction"]["D=2"]["smallest_failing_m_between"] == [4, 8]
+    outcome = claim.check(claim.point({"D_max": 1, "D_small": 2, "m_small": 3}))
+    assert outcome.facts["below_the_construction"]["D=2"]["smallest_failing_m_between"] == [4, 8]  # m_small = 3
     cert = copy.deepcopy(next(c for c in outcome.certificates if c["kind"] == "polynomial-readout-table"))
     assert "degree 2" in trusted.check(cert)
     # a changed coefficient: the constant term of query 111 moved by 1
@@ -84,3 +84,18 @@ def test_below_the_construction_rank_one_solves_at_m3():
     row[0] = C.encode(C.rational(row[0]) + 1)
     with pytest.raises(C.CertificateError, match="not < 1/2"):
         trusted.check(cert)
+
+
+def test_the_table_checker_reads_the_weights():
+    claim = PolynomialReadoutLower()
+    outcome = claim.check(claim.point({"D_max": 1, "D_small": 2, "m_small": 3}))
+    honest = next(c for c in outcome.certificates if c["kind"] == "polynomial-readout-table")
+    assert honest["data"]["psi"][7] == "1/8"
+    flat = copy.deepcopy(honest)
+    flat["data"]["psi"] = [1] * 8  # the readout was fitted to psi = 2^-|x|
+    with pytest.raises(C.CertificateError, match="not < 1/2"):
+        trusted.check(flat)
+    zero = copy.deepcopy(honest)
+    zero["data"]["psi"][0] = 0
+    with pytest.raises(C.CertificateError, match="positive"):
+        trusted.check(zero)
