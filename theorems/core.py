@@ -25,7 +25,7 @@ from typing import Any
 
 import sympy
 
-from solvers import certificates, trusted
+from solvers import certificates, lp, trusted
 
 STATUSES = ("verified", "refuted", "unknown")
 
@@ -198,7 +198,8 @@ class Evidence:
     """What a check established: facts, coverage, certificates, a first failure.
 
     The outcome is ``refuted`` if any sub-check failed (with its counterexample),
-    ``unknown`` if the budget ran out first, ``verified`` otherwise.
+    ``unknown`` if the budget ran out first or a step stayed undecided,
+    ``verified`` otherwise.
     """
 
     def __init__(self, claim: "Claim", point: dict, budget: Budget):
@@ -207,6 +208,7 @@ class Evidence:
         self.covered: dict = {}
         self.certificates: list[dict] = []
         self.failures: list[tuple[str, dict]] = []
+        self.undecided: list[str] = []
         self.notes: list[str] = []
 
     def fact(self, name: str, value) -> None:
@@ -237,6 +239,24 @@ class Evidence:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
+    def settle(self, decision, wanted: type, message: str, counterexample: dict | None = None) -> bool:
+        """Record a solver's answer; True when it is of type ``wanted``.
+
+        An undecided answer (``solvers.lp.Unknown``) makes the outcome unknown —
+        a solver giving up is not a refutation; any other answer is a failure.
+        """
+        if isinstance(decision, wanted):
+            return True
+        if isinstance(decision, lp.Unknown):
+            self.unknown(f"{message}: {decision.reason}")
+        else:
+            self.fail(message, counterexample if counterexample is not None else {"answer": type(decision).__name__})
+        return False
+
+    def unknown(self, reason: str) -> None:
+        """A step that could not be decided (a solver gave up): the outcome is ``unknown``, not a refutation."""
+        self.undecided.append(reason)
+
     def poll(self) -> None:
         if self.budget.expired():
             raise OutOfBudget
@@ -246,8 +266,9 @@ class Evidence:
             message, counterexample = self.failures[0]
             status = "refuted"
             certs = self.certificates
-        elif out_of_budget:
-            status, message, counterexample = "unknown", "budget ran out before the check finished", None
+        elif out_of_budget or self.undecided:
+            reasons = (["budget ran out before the check finished"] if out_of_budget else []) + self.undecided
+            status, message, counterexample = "unknown", "; ".join(reasons), None
             certs = []  # partial work proves nothing
         else:
             status, message, counterexample = "verified", "; ".join(self.notes), None

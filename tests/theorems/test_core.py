@@ -79,3 +79,15 @@ def test_entry_point_claims_are_discovered(monkeypatch):
         assert "kernel_rank.rank_one_short" in core.registry()
     finally:
         core._REGISTRY.clear()
+
+
+def test_an_undecided_solver_answer_is_unknown_not_refuted():
+    from solvers import lp
+
+    ev = core.Evidence(_Slow(), {}, core.Budget(None))
+    assert not ev.settle(lp.Unknown("gave up"), lp.Infeasible, "not refuted")
+    assert ev.outcome(0.0).status == "unknown"
+    ev = core.Evidence(_Slow(), {}, core.Budget(None))
+    assert not ev.settle(lp.Feasible([]), lp.Infeasible, "not refuted")
+    assert ev.outcome(0.0).status == "refuted"
+    assert core.Evidence(_Slow(), {}, core.Budget(None)).settle(lp.Infeasible({}), lp.Infeasible, "x")

@@ -277,8 +277,7 @@ class FeatureRankTable(Claim):
             if m <= 3:
                 problem = lin.rank_one(m, 3)
                 decision = problem.decide()
-                if not isinstance(decision, lp.Feasible):
-                    ev.fail(f"no rank-one witness at m = {m}", {"m": m})
+                if not ev.settle(decision, lp.Feasible, f"no rank-one witness at m = {m}", {"m": m}):
                     continue
                 size = 1 << m
                 psi, U = lin.rank_one_witness(problem, decision.point, range(size), 3)

@@ -146,8 +146,7 @@ class PositionAndCausal(Claim):
             problem = lin.rank_one(m, 3, positions=True, prefixes=True)
             decision = problem.decide(ev.budget.remaining())
             ev.poll()
-            if not isinstance(decision, lp.Feasible):
-                ev.fail(f"no exact witness for the every-prefix reading at m = {m}", {"m": m, "n": 3, "decision": type(decision).__name__})
+            if not ev.settle(decision, lp.Feasible, f"no exact witness for the every-prefix reading at m = {m}", {"m": m, "n": 3}):
                 continue
             size = 1 << m
             psi, U = lin.rank_one_witness(problem, decision.point, range(size), 3, positions=True)
@@ -166,13 +165,11 @@ class PositionAndCausal(Claim):
             problem = lin.rank_one(m, 3, positions=True, poll=ev.poll)
             decision = problem.decide(ev.budget.remaining())
             ev.poll()
-            if isinstance(decision, lp.Infeasible):
+            if ev.settle(decision, lp.Infeasible, f"the positional LP at m = {m}, n = 3 was not refuted", {"m": m, "n": 3}):
                 rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
                 ev.fact(f"positions_m{m}_n3_lp_rows", len(problem.system.rows))
                 ev.fact(f"positions_m{m}_n3_certificate_rows", len(rows) + len(nonneg))
                 ev.certify("rank-one-infeasible", {"m": m, "positions": True, "rows": rows, "nonnegative": nonneg})
-            else:
-                ev.fail(f"the positional LP at m = {m}, n = 3 was not refuted", {"m": m, "n": 3, "decision": type(decision).__name__})
 
         # 3. The pen-and-paper certificate, symbolic in n and exact for n = 3..n_paper.
         residual = paper_residual()
