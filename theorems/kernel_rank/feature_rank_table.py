@@ -41,6 +41,7 @@ from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank.restriction_lemma import base_certificate, pad
+from theorems.kernel_rank import THREE_TOKENS
 
 _WITNESS_FILE = os.path.join(os.path.dirname(__file__), "feature_rank_witnesses.json")
 
@@ -225,7 +226,7 @@ def load_witnesses() -> dict:
 class FeatureRankTable(Claim):
     id = "kernel_rank.feature_rank_table"
     paper = "2608.11427"
-    sentence = "The least feature rank $r^*(m)$ of one head solving exact length three grows with m; certified bounds for small m."
+    sentence = THREE_TOKENS
     title = "Certified bounds on r*(m) at exact length 3"
     expected = "verified"
     established = "verified"

@@ -40,6 +40,7 @@ from solvers import lp
 from theorems import attention as att
 from theorems.core import Claim, Parameter, ParameterError, Statement
 from theorems.kernel_rank import _linearised as lin
+from theorems.kernel_rank import POSITIONS
 
 A, B = "0101", "1010"
 
@@ -74,7 +75,7 @@ def paper_residual():
 class PositionAndCausal(Claim):
     id = "kernel_rank.position_and_causal"
     paper = "2608.11427"
-    sentence = "The lower bounds survive position-dependent feature maps and a final causal query."
+    sentence = POSITIONS
     title = "Positions do not move the rank-one threshold (m = 4)"
     expected = "verified"
     established = "proved"

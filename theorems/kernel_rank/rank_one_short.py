@@ -26,6 +26,7 @@ import sympy as sp
 from solvers import orbits
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
+from theorems.kernel_rank import LENGTH_TWO
 
 _s, _w, _c = sp.symbols("s w c", real=True)
 _m, _n = sp.symbols("m n", integer=True, positive=True)
@@ -40,7 +41,7 @@ def readout_value(w, s, c=0):
 class RankOneShort(Claim):
     id = "kernel_rank.rank_one_short"
     paper = "2608.11427"
-    sentence = "On Min-IP over $m$-bit tokens, rank one solves every sequence of length at most two exactly."
+    sentence = LENGTH_TWO
     title = "Rank one solves lengths one and two exactly"
     expected = "verified"
     established = "proved"

@@ -22,6 +22,7 @@ from solvers import lp
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
 from theorems.kernel_rank import _linearised as lin
+from theorems.kernel_rank import THREE_TOKENS
 
 _m, _mp = sp.symbols("m m'", integer=True, positive=True)
 
@@ -51,7 +52,7 @@ def rows_as_forms(problem: lin.Problem) -> dict:
 class RestrictionLemma(Claim):
     id = "kernel_rank.restriction_lemma"
     paper = "2608.11427"
-    sentence = "Tokens with trailing zeros lift a rank-one certificate from $m = 4$ to every $m \\ge 4$."
+    sentence = THREE_TOKENS
     title = "Restriction lemma: certificates lift along trailing zeros"
     expected = "verified"
     established = "proved"

@@ -26,6 +26,7 @@ from solvers import lp
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
 from theorems.kernel_rank import _linearised as lin
+from theorems.kernel_rank import THREE_TOKENS
 
 _w, _s = sp.symbols("w s", integer=True, nonnegative=True)
 _Kq, _Kz, _Pq, _Pz = sp.symbols("K_qq K_qz P_q P_z")
@@ -54,7 +55,7 @@ def case(w: int, s: int):
 class RowLemma(Claim):
     id = "kernel_rank.row_lemma"
     paper = "2608.11427"
-    sentence = "A kernel row with error below one half puts more weight on a token $z$ with $\\langle z,q\\rangle \\le |q|-2$ than on $q$."
+    sentence = THREE_TOKENS
     title = "Row lemma: K[q,z] > K[q,q] when <z,q> <= |q| - 2"
     expected = "verified"
     established = "proved"

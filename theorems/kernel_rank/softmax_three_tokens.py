@@ -31,6 +31,7 @@ import sympy as sp
 from solvers import exact, lp, orbits, symbolic
 from theorems import attention as att
 from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
+from theorems.kernel_rank import SOFTMAX
 
 _m = sp.Symbol("m", integer=True, positive=True)
 _beta = sp.Symbol("beta", positive=True)
@@ -60,7 +61,7 @@ def critical_beta(m: int, tokens_above: int) -> sp.Expr:
 class SoftmaxThreeTokens(Claim):
     id = "kernel_rank.softmax_three_tokens"
     paper = "2608.11427"
-    sentence = "Dense softmax solves this three-token task with $m$-dimensional scores and temperature constant in $m$."
+    sentence = SOFTMAX
     title = "Dense softmax solves three-token Min-IP at a temperature constant in m"
     expected = "verified"
     established = "proved"

@@ -29,6 +29,7 @@ from solvers import lp
 from theorems import attention as att
 from theorems.core import Claim, Parameter, ParameterError, Statement
 from theorems.kernel_rank import _linearised as lin
+from theorems.kernel_rank import THREE_TOKENS
 
 _m, _n = sp.symbols("m n", integer=True, positive=True)
 _X, _q, _x = sp.symbols("X q x")
@@ -51,9 +52,7 @@ def readable(rows) -> list[str]:
 class ThreeTokenLowerBound(Claim):
     id = "kernel_rank.three_token_lower_bound"
     paper = "2608.11427"
-    sentence = ("At length three, the minimum feature rank of one normalized nonnegative kernel-attention head is "
-                "$2^{\\Theta(m)}$ for error strictly below $1/2$ on every input, even with arbitrary finite-dimensional "
-                "tokenwise values and query-dependent affine readouts.")
+    sentence = THREE_TOKENS
     title = "Rank one solves exact length 3 iff m <= 3"
     expected = "verified"
     established = "proved"

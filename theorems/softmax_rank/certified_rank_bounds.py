@@ -21,6 +21,7 @@ from theorems.core import Claim, Parameter, ParameterError, Statement
 from theorems.softmax_rank import _definitions as D
 
 import sympy as sp
+from theorems.softmax_rank import APPROXIMATION_RANK
 
 
 def multiplicities(n: int, spread: int) -> list[int]:
@@ -31,7 +32,7 @@ def multiplicities(n: int, spread: int) -> list[int]:
 class CertifiedRankBounds(Claim):
     id = "softmax_rank.certified_rank_bounds"
     paper = "2608.28150"
-    sentence = "The max-row-$\\ell_1$ approximation rank of softmax attention, certified from both sides on explicit instances."
+    sentence = APPROXIMATION_RANK
     title = "Certified lower (grouped columns) and upper (explicit B) bounds on rank_eps, with the multiplicity lemma"
     expected = "verified"
     established = "verified"

@@ -27,6 +27,7 @@ from itertools import product
 import sympy as sp
 
 from theorems.core import Claim, Parameter, ParameterError, Statement
+from theorems.softmax_rank import APPROXIMATION_RANK
 
 
 
@@ -54,7 +55,7 @@ def random_matrix(rng: random.Random, n: int, N: int, height: int = 9) -> list[l
 class Duality(Claim):
     id = "softmax_rank.duality"
     paper = "2608.28150"
-    sentence = "The max-row-$\\ell_1$ error is exactly the worst-case error of bounded vector-valued outputs."
+    sentence = APPROXIMATION_RANK
     title = "S1: max row l1 norm = sup over bounded values of the output error"
     expected = "verified"
     established = "proved"

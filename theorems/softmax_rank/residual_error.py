@@ -42,6 +42,7 @@ import z3
 from solvers import exact, intervals, smt
 from theorems.core import Claim, OutOfBudget, Parameter, ParameterError, Plot, Statement
 from theorems.softmax_rank import _definitions as D
+from theorems.softmax_rank import RESIDUAL
 
 _delta = sp.Symbol("delta", nonnegative=True)
 
@@ -126,7 +127,7 @@ def truncated(M: list[list[Fraction]], k: int, denominator: int = 1 << 30):
 class ResidualError(Claim):
     id = "softmax_rank.residual_error"
     paper = "2608.28150"
-    sentence = "Logits within $\\delta$ of a rank-$k$ interaction change every attention row by at most $2\\tanh(\\delta/2)$ in $\\ell_1$, and this is sharp."
+    sentence = RESIDUAL
     title = "S6: residual bound 2 tanh(delta/2) (sharp), r_tau and the rank inequality"
     expected = "verified"
     established = "proved"
@@ -249,7 +250,7 @@ class ResidualError(Claim):
 class ResidualErrorTanh(Claim):
     id = "softmax_rank.residual_error_tanh"
     paper = "2608.28150"
-    sentence = "The tempting bound $\\tanh\\delta$ on the attention change under a $\\delta$-residual (false: the sharp bound is $2\\tanh(\\delta/2)$)."
+    sentence = RESIDUAL
     title = "S6': the tempting residual bound tanh(delta) is false (z3 counterexample)"
     expected = "refuted"
     established = "refuted"

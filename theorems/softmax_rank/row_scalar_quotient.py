@@ -32,6 +32,7 @@ import sympy as sp
 from solvers import exact
 from theorems.core import Claim, Parameter, ParameterError, Statement
 from theorems.softmax_rank import _definitions as D
+from theorems.softmax_rank import VISIBLE_DIMENSION
 
 
 def logits(queries, keys) -> list[list[Fraction]]:
@@ -50,7 +51,7 @@ def _vector(rng, d, h=5):
 class RowScalarQuotient(Claim):
     id = "softmax_rank.row_scalar_quotient"
     paper = "2608.28150"
-    sentence = "Softmax attention sees its logits only modulo per-query constants: the visible interaction dimension is $\\operatorname{rank}(L(I-\\mathbf{1}\\mathbf{1}^\\top/N))$."
+    sentence = VISIBLE_DIMENSION
     title = "S4: rowsoftmax(L + c1^T) = rowsoftmax(L); visible dimension rank(LP); key bias invisible, query bias visible"
     expected = "verified"
     established = "proved"
