@@ -106,6 +106,8 @@ def tuples_up_to_symmetry(m: int, k: int, context_symmetric: bool = True) -> Ite
     position_perms = [tuple(range(k))]
     if context_symmetric and k > 2:
         position_perms = [p + (k - 1,) for p in permutations(range(k - 1))]
+    # how each position permutation relabels the 2^k column patterns, computed once
+    relabels = [[_relabel(pattern, perm) for pattern in range(1 << k)] for perm in position_perms]
     for columns in combinations_with_replacement(range(1 << k), m):
         counts = [0] * (1 << k)
         for pattern in columns:
@@ -113,10 +115,10 @@ def tuples_up_to_symmetry(m: int, k: int, context_symmetric: bool = True) -> Ite
         key = tuple(counts)
         images = set()
         canonical = True
-        for perm in position_perms:
+        for relabel in relabels:
             moved = [0] * (1 << k)
             for pattern, c in enumerate(counts):
-                moved[_relabel(pattern, perm)] += c
+                moved[relabel[pattern]] += c
             moved = tuple(moved)
             if moved > key:  # keep the lexicographically largest image as representative
                 canonical = False
