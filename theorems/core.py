@@ -107,6 +107,13 @@ class Statement:
     hypotheses: tuple[tuple[sympy.Basic, str], ...]
     conclusion: tuple[sympy.Basic, str]
 
+    def __post_init__(self):
+        # sympy evaluates e.g. Contains(m, Naturals) to True for a positive integer
+        # symbol; a hypothesis that collapsed to a truth value says nothing.
+        for expr, words in (*self.hypotheses, self.conclusion):
+            if isinstance(expr, sympy.logic.boolalg.BooleanAtom):
+                raise ValueError(f"the formula for {words!r} evaluated to {expr}; build it with evaluate=False")
+
     def render(self) -> str:
         lines = [f"assume  {sympy.latex(expr)}  ({words})" for expr, words in self.hypotheses]
         expr, words = self.conclusion

@@ -43,7 +43,7 @@ class _Slow(core.Claim):
     def statement(self):
         import sympy
 
-        return core.Statement(hypotheses=(), conclusion=(sympy.true, "nothing"))
+        return core.Statement(hypotheses=(), conclusion=(sympy.Symbol("P"), "nothing in particular"))
 
     def run(self, point, ev):
         ev.certify  # the budget runs out before anything is certified
@@ -91,3 +91,12 @@ def test_an_undecided_solver_answer_is_unknown_not_refuted():
     assert not ev.settle(lp.Feasible([]), lp.Infeasible, "not refuted")
     assert ev.outcome(0.0).status == "refuted"
     assert core.Evidence(_Slow(), {}, core.Budget(None)).settle(lp.Infeasible({}), lp.Infeasible, "x")
+
+
+def test_a_statement_that_collapsed_to_true_is_refused():
+    import sympy
+
+    m = sympy.Symbol("m", integer=True, positive=True)
+    with pytest.raises(ValueError, match="evaluate=False"):
+        core.Statement(hypotheses=((sympy.Contains(m, sympy.Naturals), "m >= 1"),), conclusion=(sympy.Symbol("P"), "P"))
+    core.Statement(hypotheses=((sympy.Contains(m, sympy.Naturals, evaluate=False), "m >= 1"),), conclusion=(sympy.Symbol("P"), "P"))

@@ -55,8 +55,8 @@ class MultiHeadLength(Claim):
         y, T = sp.Function("y"), sp.Function("T")
         return Statement(
             hypotheses=(
-                (sp.Contains(m, sp.Naturals), "for every number of bits m >= 1 (open: checked for m <= m_max)"),
-                (sp.Contains(H, sp.Naturals), "H heads of feature rank one each, affine mixing"),
+                (sp.Contains(m, sp.Naturals, evaluate=False), "for every number of bits m >= 1 (open: checked for m <= m_max)"),
+                (sp.Contains(H, sp.Naturals, evaluate=False), "H heads of feature rank one each, affine mixing"),
             ),
             conclusion=(sp.Lt(sp.Abs(y(X) - T(X)), sp.Rational(1, 2)),
                         "there are heads and a mixing with error < 1/2 on every sequence X of exact length H + 1"),

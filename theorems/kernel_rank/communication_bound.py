@@ -81,7 +81,7 @@ class CommunicationBound(Claim):
     def statement(self) -> Statement:
         return Statement(
             hypotheses=(
-                (sp.Contains(_m, sp.Naturals), "for every number of bits m and length n"),
+                (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m and length n"),
                 (sp.Symbol("causal"), "a deterministic causal model, tokens exchanging symbols of finite alphabets; "
                                       "B = log2 of the number of symbol combinations the final position can receive"),
             ),

@@ -118,7 +118,7 @@ class ExactRealDecoding(Claim):
         p = sp.Function("p")
         return Statement(
             hypotheses=(
-                (sp.Contains(_m, sp.Naturals), "for every number of bits m >= 1"),
+                (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m >= 1"),
                 (sp.Eq(sp.Function("v")(sp.Symbol("x")), sp.sqrt(p(sp.Symbol("x")))),
                  "one head of feature rank one, uniform weights, scalar values sqrt(p_x), p_x distinct primes"),
                 (sp.Symbol("premise"), "premise (cited): square roots of distinct primes are linearly independent over Q"),

@@ -413,7 +413,7 @@ class MultiHead(Claim):
         s = sp.Symbol("s")
         return Statement(
             hypotheses=(
-                (sp.Contains(_H, sp.Naturals), "for every number of heads H, each head h its own (phi_h, psi_h, v_h)"),
+                (sp.Contains(_H, sp.Naturals, evaluate=False), "for every number of heads H, each head h its own (phi_h, psi_h, v_h)"),
                 (sp.Eq(y(_X), sp.Symbol(r"\sum_h \langle a_h(q), h_h(X)\rangle + b(q)")), "affine mixing of the heads"),
                 (sp.Lt(sp.Abs(y(_X) - T(_X)), sp.Rational(1, 2)), "error < 1/2 on every sequence X of exact length n = H + 2"),
             ),

@@ -218,7 +218,7 @@ class PolynomialReadoutLower(Claim):
         y, T = sp.Function("y"), sp.Function("T")
         return Statement(
             hypotheses=(
-                (sp.Contains(_D, sp.Naturals), "for every degree D >= 1"),
+                (sp.Contains(_D, sp.Naturals, evaluate=False), "for every degree D >= 1"),
                 (sp.Ge(_m, 2 ** (_D + 1)), "for every number of bits m >= 2^(D+1)"),
                 (sp.Eq(sp.Symbol("r"), 1), "every head of feature rank one, any values, any readout P_q of degree <= D in h"),
             ),

@@ -134,8 +134,8 @@ class PolynomialReadoutUpper(Claim):
         g = sp.Product(1 - (_D + 1) * u / _i, (_i, 1, _D))
         return Statement(
             hypotheses=(
-                (sp.Contains(_m, sp.Naturals), "for every number of bits m >= 1"),
-                (sp.Contains(_D, sp.Naturals), "for every degree D >= 1"),
+                (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m >= 1"),
+                (sp.Contains(_D, sp.Naturals, evaluate=False), "for every degree D >= 1"),
                 (sp.Eq(kappa(_q, sp.Symbol("x")), 1), "one head of feature rank one (phi = psi = 1), one-hot values: h = empirical distribution"),
                 (sp.Eq(P(_h), sp.Sum(g.subs(u, sp.Symbol("h(S_t)")), (sp.Symbol("t"), 1, sp.Symbol("|q|")))),
                  "readout P_q of degree D in h, S_t = {x : <x,q> < t}"),

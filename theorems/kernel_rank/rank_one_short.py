@@ -56,8 +56,8 @@ class RankOneShort(Claim):
         a, b = sp.Function("a_q"), sp.Function("b")
         return Statement(
             hypotheses=(
-                (sp.Contains(_m, sp.Naturals), "for every number of bits m >= 1"),
-                (sp.Contains(_n, sp.FiniteSet(1, 2)), "for every exact length n in {1, 2}, with one model for both"),
+                (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m >= 1"),
+                (sp.Contains(_n, sp.FiniteSet(1, 2), evaluate=False), "for every exact length n in {1, 2}, with one model for both"),
                 (sp.Eq(kappa(_q, _x), 1), "one head of feature rank one (phi = psi = 1), one-hot values"),
                 (sp.Eq(a(_x) + b(_q), 2 * _s + _c - _w - _c), "affine readout a_q(x) = 2<x,q> + c, b(q) = -|q| - c; s = <x,q>, w = |q|"),
             ),

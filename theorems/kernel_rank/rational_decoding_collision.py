@@ -60,7 +60,7 @@ class RationalDecodingCollision(Claim):
         X, q, h = sp.symbols("X q h")
         return Statement(
             hypotheses=(
-                (sp.Contains(_L, sp.Naturals), "for every longest length L >= 1 and every m"),
+                (sp.Contains(_L, sp.Naturals, evaluate=False), "for every longest length L >= 1 and every m"),
                 (sp.Eq(sp.Symbol("B"), _L + 1), "uniform weights (rank one), scalar values v(x) = B^x with B = L + 1"),
             ),
             conclusion=(sp.Eq(R(q, sp.Function("h")(X)), T(X)), "some decoder R(q, h) returns T(X) on every sequence of every length 1..L"),

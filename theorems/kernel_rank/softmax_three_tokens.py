@@ -79,7 +79,7 @@ class SoftmaxThreeTokens(Claim):
         beta_star = sp.Piecewise((sp.log(2), sp.Eq(_m, 1)), (sp.log(6) / 2, True))
         return Statement(
             hypotheses=(
-                (sp.Contains(_m, sp.Naturals), "for every number of bits m >= 1"),
+                (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m >= 1"),
                 (sp.Eq(kappa(_q, _x), sp.exp(-_beta * sp.Symbol(r"\langle q,x\rangle"))),
                  "one dense softmax head, scores -beta<q,x>, values v(x) = x, readout y = <q, h>"),
             ),

@@ -66,7 +66,7 @@ class ThreeTokenLowerBound(Claim):
         y, T, psi = sp.Function("y"), sp.Function("T"), sp.Function("psi")
         return Statement(
             hypotheses=(
-                (sp.Contains(_m, sp.Naturals), "for every number of bits m >= 1"),
+                (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m >= 1"),
                 (sp.Eq(_n, 3), "exact length 3: every sequence X = (x_1, x_2, q) over {0,1}^m"),
                 (sp.Eq(sp.Function("kappa")(_q, _x), psi(_x)), "one head of feature rank one (psi >= 0, kappa(q,q) > 0), any readout table U"),
             ),
