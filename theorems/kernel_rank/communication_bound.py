@@ -32,6 +32,7 @@ import sympy as sp
 from solvers import counting, exact
 from theorems import attention as att
 from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
+from theorems.kernel_rank import COMMUNICATION
 
 _m = sp.Symbol("m", integer=True, positive=True)
 _n = sp.Symbol("n", integer=True, positive=True)
@@ -66,7 +67,7 @@ def fooling_family(m: int) -> tuple[list[int], list[int]]:
 class CommunicationBound(Claim):
     id = "kernel_rank.communication_bound"
     paper = "2608.11427"
-    sentence = "Any causal model in which tokens talk over finite-alphabet channels must move $\\Omega(n \\log m)$ bits into the final position."
+    sentence = COMMUNICATION
     title = "Causal finite-alphabet channels need Omega(n log m) bits"
     expected = "verified"
     established = "verified"

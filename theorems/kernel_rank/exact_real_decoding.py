@@ -38,6 +38,7 @@ import sympy as sp
 from solvers import radicals
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
+from theorems.kernel_rank import EXACT_REAL
 
 _m = sp.Symbol("m", integer=True, positive=True)
 _n = sp.Symbol("n", integer=True, positive=True)
@@ -100,7 +101,7 @@ def base_decoder(q: int, h: Fraction, base: int, lengths) -> int | None:
 class ExactRealDecoding(Claim):
     id = "kernel_rank.exact_real_decoding"
     paper = "2608.11427"
-    sentence = "With exact real arithmetic, scalar rank-one attention solves Min-IP at every length with one decoder."
+    sentence = EXACT_REAL
     title = "Exact real values: rank one with one decoder solves every length"
     expected = "verified"
     established = "verified"  # every length rests on a cited premise; the check is exact up to L

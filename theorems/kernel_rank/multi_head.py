@@ -46,6 +46,7 @@ import sympy as sp
 from solvers import lp
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
+from theorems.kernel_rank import HEADS
 
 HALF = Fraction(1, 2)
 
@@ -397,7 +398,7 @@ def _linear_form(coefs: dict, m: int) -> str:
 class MultiHead(Claim):
     id = "kernel_rank.multi_head"
     paper = "2608.11427"
-    sentence = "With H heads, exact length H+2 still forces exponential total feature rank."
+    sentence = HEADS
     title = "Several heads: the box identity makes length H+2 critical"
     expected = "verified"
     established = "verified"

@@ -37,6 +37,7 @@ import sympy as sp
 from solvers import lp, orbits, symbolic
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Plot, Statement
+from theorems.kernel_rank import POLYNOMIAL
 
 _rho = sp.Symbol("rho", positive=True)
 _D = sp.Symbol("D", integer=True, positive=True)
@@ -203,7 +204,7 @@ def polynomial_readout_search(m: int, D: int, n: int, psi: list[Fraction], budge
 class PolynomialReadoutLower(Claim):
     id = "kernel_rank.polynomial_readout_lower"
     paper = "2608.11427"
-    sentence = "A degree-$D$ polynomial readout does not rescue rank one at exact length $D+2$."
+    sentence = POLYNOMIAL
     title = "Degree-D polynomial readout: rank one fails at exact length D+2 once m >= 2^(D+1)"
     expected = "verified"
     established = "verified"

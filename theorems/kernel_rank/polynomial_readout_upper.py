@@ -27,6 +27,7 @@ import sympy as sp
 from solvers import orbits
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
+from theorems.kernel_rank import POLYNOMIAL
 
 _D = sp.Symbol("D", integer=True, positive=True)
 _k = sp.Symbol("k", integer=True, nonnegative=True)
@@ -114,7 +115,7 @@ def prove_selector_identity() -> dict:
 class PolynomialReadoutUpper(Claim):
     id = "kernel_rank.polynomial_readout_upper"
     paper = "2608.11427"
-    sentence = "With a degree-$D$ polynomial readout, rank one solves exact length $D+1$."
+    sentence = POLYNOMIAL
     title = "Degree-D polynomial readout: rank one solves exact length D+1"
     expected = "verified"
     established = "proved"

@@ -23,6 +23,7 @@ import sympy as sp
 from theorems import attention as att
 from theorems.core import Claim, Parameter, Statement
 from theorems.kernel_rank.exact_real_decoding import base_output, sequences
+from theorems.kernel_rank import EXACT_REAL
 
 _L = sp.Symbol("L", integer=True, positive=True)
 _m = sp.Symbol("m", integer=True, positive=True)
@@ -45,7 +46,7 @@ def collisions(m: int, L: int, base: int) -> list[tuple[tuple[int, ...], tuple[i
 class RationalDecodingCollision(Claim):
     id = "kernel_rank.rational_decoding_collision"
     paper = "2608.11427"
-    sentence = "With exact real arithmetic, scalar rank-one attention solves Min-IP at every length with one decoder."
+    sentence = EXACT_REAL
     title = "Values (L+1)^x serve every length <= L (refuted: they collide)"
     expected = "refuted"
     established = "refuted"
