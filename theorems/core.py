@@ -366,7 +366,12 @@ class Claim:
             out_of_budget = False
         except OutOfBudget:
             out_of_budget = True
-        return evidence.outcome(time.monotonic() - start, out_of_budget)
+        outcome = evidence.outcome(time.monotonic() - start, out_of_budget)
+        if self.established == "open" and outcome.status == "verified":
+            # Evidence up to some size settles no open conjecture; its certificates
+            # still prove what they say (e.g. a witness at each m checked).
+            outcome.status, outcome.message = "unknown", f"open conjecture; {outcome.message}"
+        return outcome
 
 
 # ------------------------------------------------------------------ registry
