@@ -12,6 +12,7 @@ Min-IP target of a sequence is ``min_j <x_j, q>`` with q its final token.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
@@ -231,17 +232,8 @@ def _score_statistic(data: dict) -> str:
 
 
 def _lcm_den(values) -> int:
-    out = 1
-    for v in values:
-        d = v.denominator
-        out = out * d // _gcd(out, d)
-    return out
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+    """The least common denominator of exact fractions."""
+    return math.lcm(1, *(v.denominator for v in values))
 
 
 @kind("score-counterexample", "m", "sequence", "kappa", "value", "target", "tolerance")

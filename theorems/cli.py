@@ -306,24 +306,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
-    return value
+def _positive(kind: type, what: str):
+    """An argparse type: a number of ``kind`` that must be > 0, else a message naming the range."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
-    return value
+_positive_float = _positive(float, "a positive number of seconds")
+_positive_int = _positive(int, "an integer >= 1")
 
 
 def main(argv: list[str] | None = None) -> int:
