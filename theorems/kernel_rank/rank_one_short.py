@@ -90,7 +90,9 @@ class RankOneShort(Claim):
         ev.fact("identity_length_1", f"U(w, w) - w = {length_one}")
         ev.fact("identity_length_2", f"(U(w, s) + U(w, w))/2 - s = {length_two}")
         if not proved:
-            ev.fail("the readout identity does not simplify to zero", {"length_1": str(length_one), "length_2": str(length_two)})
+            # simplify() failing to reach 0 proves nothing either way; the exact
+            # evaluations below decide, with a counterexample if there is one.
+            ev.unknown(f"the readout identity did not simplify to zero: {length_one}, {length_two}")
         ev.poll()
 
         # 2. The head built from tables, every sequence up to coordinate symmetry.
