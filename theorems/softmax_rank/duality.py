@@ -122,7 +122,7 @@ class Duality(Claim):
         bound = sp.simplify(sp.Abs(x * v) - sp.Abs(x) * sp.Abs(v)) == 0
         ev.fact("symbolic", {"x*sign(x) == |x|": equality, "|x v| == |x||v|": bound})
         if not (equality and bound):
-            ev.fail("the symbolic identities did not simplify", {"equality": equality, "bound": bound})
+            ev.unknown("the symbolic identities did not simplify")  # a symbolic step that does not go through proves nothing either way
 
 
 CLAIM = Duality()

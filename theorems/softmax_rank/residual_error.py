@@ -168,7 +168,7 @@ class ResidualError(Claim):
         proof = symbolic_proof()
         ev.fact("two_block_reduction", proof)
         if not proof["ok"]:
-            ev.fail("the symbolic two-block argument did not check", proof)
+            ev.unknown("the symbolic two-block argument did not check")  # a symbolic step that does not go through proves nothing either way
             return
         z = smt.solve(two_point_problem("2tanh(delta/2)"), budget=max(1.0, min(20.0, ev.budget.remaining() or 20.0)))
         ev.fact("z3_N2", {"status": z.status, "time": f"{z.seconds:.3f} s"})
