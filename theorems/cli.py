@@ -121,6 +121,11 @@ def cmd_check(args) -> int:
                 )
             tasks.append((claim.id, point, args.budget))
             owners.append((claim, point))
+    if args.scheduler:
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            raise UsageError("--scheduler needs dask.distributed, which is not installed: pip install 'dask[distributed]'")
     results: list = [None] * len(tasks)
     start = time.monotonic()
     for done, (index, outcome) in enumerate(parallel.run(run_point, tasks, args.jobs, args.scheduler), start=1):

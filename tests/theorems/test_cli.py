@@ -91,3 +91,24 @@ def test_new_scaffolds_a_conjecture_that_checks_and_verifies(tmp_path, monkeypat
         assert main(["check", "my_conjecture", "--param", "m=12", "--out", "out2"]) == 1
     finally:
         core._REGISTRY.clear()
+
+
+def test_scheduler_without_dask_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
+    assert main(["check", "rank_one_short", "--scheduler", "tcp://127.0.0.1:8786", "--out", str(tmp_path / "o")]) == 2
+    assert "dask" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_several_jobs_give_the_same_outcomes_as_one(tmp_path, capsys):
+    args = ["check", "softmax_three_tokens", "--param", "m=8", "--param", "m_tables=1", "--param", "m_rank=1",
+            "--param", "base=3,4,5", "--json"]
+    assert main([*args, "--jobs", "1", "--out", str(tmp_path / "a")]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main([*args, "--jobs", "2", "--out", str(tmp_path / "b")]) == 0
+    two = json.loads(capsys.readouterr().out)
+    strip = lambda records: [{k: v for k, v in r.items() if k not in ("seconds", "certificates")} for r in records]
+    assert strip(one) == strip(two)
