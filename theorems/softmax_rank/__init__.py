@@ -14,3 +14,9 @@ VISIBLE_DIMENSION = (
     "show this exponent is minimax sharp."
 )
 RESIDUAL = "Approximate interaction subspaces incur an explicit residual output error and yield a tolerance-indexed SVD dimension."
+SUPPORT_GEOMETRY = (
+    "Two sharp worst-case laws isolate support geometry: for fixed $d$ and error $\\varepsilon$, spherical "
+    "self-attention has rank $\\Theta_{d,\\varepsilon}(\\min\\{n,(1+\\beta)^{(d-1)/2}\\})$, while full-ball geometry "
+    "adds one radial degree and, for $\\beta\\ge\\beta_0(d,\\varepsilon)$ and $n\\ge C_d e^{\\beta/8}$, gives "
+    "$\\Theta_{d,\\varepsilon}(\\beta^{d/2})$."
+)

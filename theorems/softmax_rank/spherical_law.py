@@ -1,0 +1,253 @@
+"""The spherical law on the circle: certified sandwiches of rank_eps against beta.
+
+The law (stated, not checked): for fixed d and eps, the worst case over n
+points of the sphere ``S^{d-1}`` of ``rank_eps(rowsoftmax(beta X X^T))`` is
+``Theta_{d,eps}(min{n, (1 + beta)^{(d-1)/2}})``.  What is finite and checked
+here, for d = 2 (the circle), eps in (0, 1) and each beta = 4^k in a range:
+
+* **largest certified lower bound** (the worst-case side).  For every n in a
+  window around ``4.5 sqrt(beta)``, n rational points on the circle near the
+  angles ``2 pi j / n``; a float search proposes rows and Voronoi column
+  groups, arb decides every margin ``A_i(G_i) - sum_{k != i} A_i(G_k) > eps``,
+  and the largest certified ``|R|`` over the window is kept, certified
+  (``approx-rank-lower-points``) together with an explicit ``B = F G`` on the
+  same instance (``approx-rank-upper-points``).  So
+  ``sup_{n, X} rank_eps >= lower`` — a certified lower bound on the quantity
+  the law is about.
+* **sandwich on a dense instance**: n = density * ceil(sqrt beta) distinct
+  points (or a fixed n), each repeated ``copies`` times, i.e. the weighted
+  matrix ``W = rowsoftmax(L + 1 (log m)^T)`` with all ``m_j = copies``; by
+  the multiplicity lemma (``softmax_rank.certified_rank_bounds``)
+  ``rank_eps`` of the full instance of ``n * copies`` points equals that of W.
+  Lower: grouped columns (arb); upper: the rounded truncated SVD of W, every
+  row error enclosed in arb.  ``lower <= rank_eps <= upper`` on that instance.
+
+The local slopes of ``log(lower)`` against ``log(1 + beta)`` between
+consecutive betas are reported as decimal strings for display — they decide
+nothing — beside the law's exponent ``(d - 1)/2 = 1/2``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import ceil, isqrt, log, sqrt
+
+import sympy as sp
+
+from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
+from theorems.softmax_rank import SUPPORT_GEOMETRY
+from theorems.softmax_rank import _definitions as D
+
+LAW_EXPONENT = Fraction(1, 2)  # (d - 1)/2 on the circle, d = 2
+ROWS_PER_ROOT_BETA = 4.5  # where the largest certified lower bound sits (search window centre, not a verdict)
+
+
+def betas(beta_min: int, beta_max: int) -> list[int]:
+    """The temperatures 4^k with beta_min <= 4^k <= beta_max."""
+    out, b = [], 1
+    while b <= beta_max:
+        if b >= beta_min:
+            out.append(b)
+        b *= 4
+    return out
+
+
+def root_ceil(beta: int) -> int:
+    """ceil(sqrt(beta)), exactly."""
+    r = isqrt(beta)
+    return r if r * r == beta else r + 1
+
+
+def window(beta: int) -> range:
+    """The n searched for the largest certified lower bound: about 3 sqrt(beta) .. 6 sqrt(beta)."""
+    r = sqrt(beta)
+    return range(max(2, int(3 * r) - 2), int(6 * r) + 5)
+
+
+def dense_n(beta: int, point: dict) -> int:
+    return point["n"] or max(16, point["density"] * root_ceil(beta))
+
+
+def slope(x0: int, y0: int, x1: int, y1: int) -> str:
+    """``log(y1/y0) / log((1+x1)/(1+x0))`` as a 3-decimal string (display only)."""
+    return f"{log(y1 / y0) / log((1 + x1) / (1 + x0)):.3f}"
+
+
+class SphericalLaw(Claim):
+    id = "softmax_rank.spherical_law"
+    paper = "2608.28150"
+    sentence = SUPPORT_GEOMETRY
+    title = "Spherical law on the circle: certified rank_eps sandwiches against beta, slopes beside (d-1)/2 = 1/2"
+    expected = "verified"
+    established = "verified"
+    uses = ("softmax_rank.certified_rank_bounds", "softmax_rank.duality")
+    parameters = (
+        Parameter("beta_min", 1, 1, 4**7, "smallest temperature; the betas are the powers of 4 in [beta_min, beta_max]"),
+        Parameter("beta_max", 256, 1, 4**7, "largest temperature (powers of 4 up to it)"),
+        Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(10), "epsilon, in (0, 1)", kind=Fraction),
+        Parameter("density", 16, 4, 256, "dense instance: n = max(16, density * ceil(sqrt(beta))) distinct points"),
+        Parameter("n", 0, 0, 8192, "dense instance: a fixed number of distinct points instead (0 = use density)"),
+        Parameter("copies", 1000, 1, 10**9, "each distinct point of the dense instance repeated this many times"),
+        Parameter("upper", 1, 0, 1, "certify the dense instance's upper bound too (1) or only its lower bound (0)"),
+    )
+
+    def statement(self) -> Statement:
+        lo, hi = sp.symbols("lower upper", integer=True)
+        r = sp.Symbol(r"\operatorname{rank}_\varepsilon(A)")
+        return Statement(
+            hypotheses=(
+                (sp.Symbol(r"A=\operatorname{rowsoftmax}(\beta XX^\top),\ X\subset S^1"), "self-attention on rational points of the circle, for each beta = 4^k in the range"),
+                (sp.And(sp.Gt(sp.Symbol("varepsilon"), 0), sp.Lt(sp.Symbol("varepsilon"), 1)), "for the given epsilon in (0, 1)"),
+            ),
+            conclusion=(
+                sp.And(sp.Le(lo, r), sp.Le(r, hi)),
+                "on each instance a certified sandwich; the largest certified lower bound over n is a lower bound on the "
+                "worst case sup_{n,X} rank_eps, whose growth the law Theta(min{n, (1+beta)^{1/2}}) states (the law itself is not checked)",
+            ),
+        )
+
+    def validate(self, point: dict) -> None:
+        D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
+        if point["beta_min"] > point["beta_max"]:
+            raise ParameterError(f"beta_min ({point['beta_min']}) must be <= beta_max ({point['beta_max']}) in {self.id}")
+        if not betas(point["beta_min"], point["beta_max"]):
+            raise ParameterError(f"no power of 4 lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
+
+    def cost(self, point: dict) -> float:
+        # arb entries (softmax of a row, one exponential per column) ~4e-5 s each, twice (search + trusted
+        # re-check); the window scan is float only; the float SVD search ~n^3
+        total = 0.2
+        for b in betas(point["beta_min"], point["beta_max"]):
+            n, rows = dense_n(b, point), ROWS_PER_ROOT_BETA * sqrt(b) + 2
+            worst = 6 * sqrt(b) + 5
+            total += 8e-5 * (rows * n + point["upper"] * n * n + 2 * worst * worst) + 3e-9 * n**3 * point["upper"]
+            total += 2e-4 * len(window(b)) * worst  # float searches over the window
+            if point["n"]:
+                total += 1e-7 * n * n * 6  # float Voronoi searches on a big instance
+        return total
+
+    def witness(self, point: dict):
+        """The dense instances: {beta: (points, multiplicities)}."""
+        out = {}
+        for b in betas(point["beta_min"], point["beta_max"]):
+            n = dense_n(b, point)
+            out[b] = (D.rational_circle_points(n), [point["copies"]] * n)
+        return out
+
+    # ------------------------------------------------------------------ run
+
+    def run(self, point: dict, ev) -> None:
+        eps = point["epsilon"]
+        largest, sandwich = {}, {}
+        for b, (points, m) in self.witness(point).items():
+            beta = Fraction(b)
+            found = self._largest_lower(beta, eps, ev)
+            if found is None:
+                return
+            largest[b] = found
+            ev.poll()
+            bounds = self._sandwich(points, m, beta, eps, point["upper"], ev)
+            if bounds is None:
+                return
+            sandwich[b] = bounds
+            ev.poll()
+        ev.fact("largest_certified_lower", largest)
+        ev.fact("sandwich", {b: {"lower": s["lower"], "upper": s["upper"]} for b, s in sandwich.items()})
+        ev.fact("dense_instances", {b: {"n distinct": s["n"], "copies": point["copies"], "points": s["n"] * point["copies"]} for b, s in sandwich.items()})
+        bs = sorted(largest)
+        ev.fact("local_slopes (display only: decimal strings of log(lower) against log(1+beta); they decide nothing)", {
+            "largest lower": {f"{a}-{c}": slope(a, largest[a]["lower"], c, largest[c]["lower"]) for a, c in zip(bs, bs[1:])},
+            "dense lower": {f"{a}-{c}": slope(a, sandwich[a]["lower"], c, sandwich[c]["lower"]) for a, c in zip(bs, bs[1:])},
+            "dense upper": {f"{a}-{c}": slope(a, sandwich[a]["upper"], c, sandwich[c]["upper"])
+                            for a, c in zip(bs, bs[1:]) if point["upper"]},
+            "law exponent (d-1)/2": LAW_EXPONENT,
+        })
+        ev.cover("betas", bs)
+        ev.cover("epsilon", eps)
+        ev.note(
+            "certified on the circle at beta = " + ", ".join(
+                f"{b}: lower {largest[b]['lower']} (n = {largest[b]['n']}), dense {sandwich[b]['lower']}..{sandwich[b]['upper']}" for b in bs)
+            + f" (eps = {eps}); the Theta law itself is stated, not checked"
+        )
+
+    def _certified_rows(self, points, m, beta, eps, rows, groups):
+        """The rows (and their groups) whose margins arb decides > eps."""
+        L = D.self_attention_logits(points, beta)
+        keep = set(D.grouped_lower(L, m, eps, rows, groups)["certain"])
+        return L, [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
+
+    def _largest_lower(self, beta: Fraction, eps: Fraction, ev):
+        """Over n in the window: the instance whose float search proposes the most rows, certified both ways."""
+        best = None
+        for n in window(int(beta)):
+            points = D.rational_circle_points(n)
+            rows, _ = D.search_grouped(D.self_attention_floats(points, beta), eps)
+            if best is None or len(rows) > best[0]:
+                best = (len(rows), n)
+        ev.poll()
+        n = best[1]
+        points = D.rational_circle_points(n)
+        rows, groups = D.search_grouped(D.self_attention_floats(points, beta), eps)
+        L, rows_c, groups_c = self._certified_rows(points, None, beta, eps, rows, groups)
+        ev.certify("approx-rank-lower-points", D.lower_certificate_points(points, beta, None, eps, rows_c, groups_c))
+        up = D.search_upper(L, None, eps)
+        if up is None:
+            ev.fail("no upper certificate found (B = A itself should always be found)", {"beta": beta, "n": n})
+            return None
+        k, F, G = up
+        ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, None, eps, F, G))
+        if len(rows_c) > k:
+            ev.fail("the certified lower bound exceeds the certified upper bound", {"beta": beta, "n": n, "lower": len(rows_c), "upper": k})
+            return None
+        return {"n": n, "lower": len(rows_c), "upper": k}
+
+    def _sandwich(self, points, m, beta: Fraction, eps: Fraction, with_upper: int, ev):
+        """lower <= rank_eps(W) = rank_eps(full instance) <= upper on the dense instance."""
+        rows, groups = D.search_grouped(D.self_attention_floats(points, beta, m), eps)
+        L, rows_c, groups_c = self._certified_rows(points, m, beta, eps, rows, groups)
+        ev.certify("approx-rank-lower-points", D.lower_certificate_points(points, beta, m, eps, rows_c, groups_c))
+        out = {"n": len(points), "lower": len(rows_c), "upper": None}
+        if not with_upper:
+            return out
+        ev.poll()
+        up = D.search_upper(L, m, eps)
+        if up is None:
+            ev.fail("no upper certificate found (B = W itself should always be found)", {"beta": beta, "n": len(points)})
+            return None
+        k, F, G = up
+        ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, m, eps, F, G))
+        if len(rows_c) > k:
+            ev.fail("the certified lower bound exceeds the certified upper bound", {"beta": beta, "n": len(points), "lower": len(rows_c), "upper": k})
+            return None
+        return out | {"upper": k}
+
+    # ---------------------------------------------------------------- plots
+
+    def plots(self, record: dict) -> list[Plot]:
+        """log-log: certified lower and upper against 1 + beta, with a reference line of slope 1/2."""
+        facts = record.get("facts", {})
+        largest, sandwich = facts.get("largest_certified_lower", {}), facts.get("sandwich", {})
+        if not largest:
+            return []
+        bs = sorted(int(b) for b in largest)
+        xs = tuple(float(1 + b) for b in bs)
+
+        def get(table, b, key):
+            row = table.get(str(b), table.get(b))  # JSON records key by strings, live facts by ints
+            return None if row is None or row.get(key) is None else float(row[key])
+
+        series = [("largest certified lower (over n)", xs, tuple(get(largest, b, "lower") for b in bs))]
+        for key, label in (("lower", "dense instance: certified lower"), ("upper", "dense instance: certified upper")):
+            ys = [get(sandwich, b, key) for b in bs]
+            if all(y is not None for y in ys):
+                series.append((label, xs, tuple(ys)))
+        anchor = series[0][2][-1] / sqrt(xs[-1])  # the slope-1/2 line through the last largest lower bound
+        series.append(("slope 1/2 reference", xs, tuple(anchor * sqrt(x) for x in xs)))
+        return [Plot(
+            name="spherical_law", title="Circle (d = 2): certified rank_eps against 1 + beta, law exponent (d-1)/2 = 1/2",
+            xlabel="1 + beta", ylabel="rank_eps bounds", series=tuple(series), logx=True, logy=True, kind="line",
+            note=f"eps = {record.get('parameters', {}).get('epsilon', '1/10')}; floats for display only",
+        )]
+
+
+CLAIM = SphericalLaw()
