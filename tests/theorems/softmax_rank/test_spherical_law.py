@@ -1,0 +1,154 @@
+"""S2 spherical law on the circle: sandwiches, found values, tampered and too-high lower bounds."""
+
+import copy
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solvers import certificates, trusted
+from theorems.core import ParameterError
+from theorems.softmax_rank import _definitions as D
+from theorems.softmax_rank import spherical_law
+from theorems.softmax_rank.spherical_law import SphericalLaw
+
+SMALL = {"beta_max": 64, "density": 8}
+
+
+@pytest.fixture(scope="module")
+def outcome():
+    claim = SphericalLaw()
+    return claim, claim.check(claim.point(SMALL))
+
+
+def test_sandwiches_hold_and_are_certified(outcome):
+    claim, out = outcome
+    assert out.status == "verified", out.message
+    sandwich = out.facts["sandwich"]
+    assert sorted(sandwich) == [1, 4, 16, 64]
+    for b, s in sandwich.items():
+        assert 1 <= s["lower"] <= s["upper"]
+    for b, s in out.facts["largest_certified_lower"].items():
+        assert s["lower"] <= s["upper"] <= s["n"]
+    kinds = [c["kind"] for c in out.certificates]
+    assert kinds.count("approx-rank-lower-points") == kinds.count("approx-rank-upper-points") == 8
+    for cert in out.certificates:  # every certificate stands alone
+        trusted.check(cert, claim.statement_hash())
+
+
+def test_found_lower_bounds_reproduce(outcome):
+    _, out = outcome
+    largest = out.facts["largest_certified_lower"]
+    # (found): certified lower 3, 18, 36 at beta = 1, 16, 64 on the circle, eps = 1/10
+    assert [largest[b]["lower"] for b in (1, 16, 64)] == [3, 18, 36]
+    slopes = next(v for k, v in out.facts.items() if k.startswith("local_slopes"))
+    assert slopes["law exponent (d-1)/2"] == Fraction(1, 2)
+    assert abs(float(slopes["largest lower"]["16-64"]) - 0.5) < 0.05
+
+
+def test_plot_is_log_log_with_reference_line(outcome):
+    claim, out = outcome
+    plots = claim.plots(out.to_json())
+    assert len(plots) == 1 and plots[0].logx and plots[0].logy
+    labels = [label for label, _, _ in plots[0].series]
+    assert "slope 1/2 reference" in labels and "dense instance: certified upper" in labels
+    _, xs, ys = plots[0].series[-1]
+    assert abs((ys[-1] / ys[0]) ** 2 - xs[-1] / xs[0]) < 1e-9  # slope exactly 1/2 in log-log
+
+
+def _lower_cert(outcome):
+    claim, out = outcome
+    lowers = [c for c in out.certificates if c["kind"] == "approx-rank-lower-points"]
+    return claim, copy.deepcopy(lowers[-1])  # the dense instance of the last beta
+
+
+def test_a_wrong_grouping_is_rejected(outcome):
+    claim, cert = _lower_cert(outcome)
+    groups = cert["data"]["groups"]
+    groups[0], groups[1] = groups[1], groups[0]  # each row now owns its neighbour's columns
+    with pytest.raises(certificates.CertificateError, match="not certainly"):
+        trusted.check(cert, claim.statement_hash())
+    claim, cert = _lower_cert(outcome)
+    cert["data"]["groups"][1].append(cert["data"]["groups"][0][0])  # overlapping groups
+    with pytest.raises(certificates.CertificateError, match="disjoint"):
+        trusted.check(cert, claim.statement_hash())
+
+
+def one_more_row(rows, groups, N):
+    """rows and groups with one row too many: a new row at a column no group holds (owning it), or else
+    at the last column of the largest group (taken from it)."""
+    rows, groups = list(rows), [list(g) for g in groups]
+    used = {j for g in groups for j in g}
+    free = [j for j in range(N) if j not in used and j not in rows]
+    if free:
+        extra = free[0]
+    else:
+        big = max(range(len(groups)), key=lambda t: len(groups[t]))
+        extra = groups[big].pop()
+    return rows + [extra], groups + [[extra]]
+
+
+def test_a_lower_bound_one_too_high_is_rejected(outcome):
+    claim, cert = _lower_cert(outcome)
+    data = cert["data"]
+    data["rows"], data["groups"] = one_more_row(data["rows"], data["groups"], len(data["points"]))
+    assert len(set(data["rows"])) == len(data["rows"])
+    with pytest.raises(certificates.CertificateError, match="not certainly"):
+        trusted.check(cert, claim.statement_hash())
+
+
+def test_a_tampered_upper_certificate_is_rejected(outcome):
+    claim, out = outcome
+    cert = copy.deepcopy([c for c in out.certificates if c["kind"] == "approx-rank-upper-points"][-1])
+    cert["data"]["right"] = cert["data"]["right"][:-1]  # drop the last rank-one term
+    cert["data"]["left"] = [r[:-1] for r in cert["data"]["left"]]
+    with pytest.raises(certificates.CertificateError, match="not certainly"):
+        trusted.check(cert, claim.statement_hash())
+
+
+def test_a_search_that_overclaims_makes_the_claim_refuted(monkeypatch):
+    """If the search and arb filter let an uncertified row through, the trusted checker refutes."""
+    real_search = D.search_grouped
+
+    def everything_certain(L, m, eps, rows, groups):
+        return {"certain": list(rows), "not": [], "unknown": []}
+
+    def overclaiming(A, eps, order=None):
+        rows, groups = real_search(A, eps, order)
+        return one_more_row(rows, groups, A.shape[0]) if len(rows) < A.shape[0] else (rows, groups)
+
+    monkeypatch.setattr(spherical_law.D, "search_grouped", overclaiming)
+    monkeypatch.setattr(spherical_law.D, "grouped_lower", everything_certain)
+    claim = SphericalLaw()
+    out = claim.check(claim.point({"beta_min": 16, "beta_max": 16, "density": 8, "upper": 0}))
+    assert out.status == "refuted"
+    assert "rejected" in out.message
+
+
+def test_bad_parameters_are_refused_with_the_reason():
+    claim = SphericalLaw()
+    with pytest.raises(ParameterError, match="zero matrix"):
+        claim.check(claim.point({"epsilon": 1}))
+    with pytest.raises(ParameterError, match="beta_min"):
+        claim.check(claim.point({"beta_min": 64, "beta_max": 16}))
+    with pytest.raises(ParameterError, match="power of 4"):
+        claim.check(claim.point({"beta_min": 17, "beta_max": 63}))
+    with pytest.raises(ParameterError, match="density"):
+        claim.point({"density": 1})
+
+
+@settings(max_examples=12, deadline=None)
+@given(beta=st.fractions(min_value=Fraction(1, 4), max_value=Fraction(12), max_denominator=8), n=st.integers(4, 24))
+def test_lower_never_exceeds_upper_at_small_random_betas(beta, n):
+    eps = Fraction(1, 10)
+    points = D.rational_circle_points(n)
+    L = D.self_attention_logits(points, beta)
+    rows, groups = D.search_grouped(D.self_attention_floats(points, beta), eps)
+    certain = set(D.grouped_lower(L, None, eps, rows, groups)["certain"])
+    k, F, G = D.search_upper(L, None, eps)
+    lower = len(certain)
+    assert 1 <= lower <= k <= n
+    claim = SphericalLaw()
+    cert = claim.certificate("approx-rank-upper-points", claim.point(), D.upper_certificate_points(points, beta, None, eps, F, G))
+    summary = trusted.check(cert, claim.statement_hash())
+    assert f"<= {k}" in summary
