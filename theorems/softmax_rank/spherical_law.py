@@ -30,7 +30,7 @@ nothing — beside the law's exponent ``(d - 1)/2 = 1/2``.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import ceil, isqrt, log, sqrt
+from math import cos, isqrt, log, pi, sin, sqrt
 
 import sympy as sp
 
@@ -38,18 +38,52 @@ from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
 
-LAW_EXPONENT = Fraction(1, 2)  # (d - 1)/2 on the circle, d = 2
-ROWS_PER_ROOT_BETA = 4.5  # where the largest certified lower bound sits (search window centre, not a verdict)
+# where the largest certified lower bound sits, rows ~ c_d beta^{(d-1)/2} (search window centre, not a verdict)
+ROWS_PER_UNIT = {2: 4.5, 3: 3.4}
 
 
-def betas(beta_min: int, beta_max: int) -> list[int]:
-    """The temperatures 4^k with beta_min <= 4^k <= beta_max."""
+def law_exponent(d: int) -> Fraction:
+    return Fraction(d - 1, 2)
+
+
+def betas(beta_min: int, beta_max: int, step: int = 4) -> list[int]:
+    """The temperatures step^k with beta_min <= step^k <= beta_max."""
     out, b = [], 1
     while b <= beta_max:
         if b >= beta_min:
             out.append(b)
-        b *= 4
+        b *= step
     return out
+
+
+def rational_sphere_points(n: int, denominator: int = 1 << 20) -> list[tuple[Fraction, Fraction, Fraction]]:
+    """n points exactly on the unit sphere S^2 near the Fibonacci (golden-angle) points.
+
+    Inverse stereographic projection from the north pole,
+    ``(u, v) -> (2u, 2v, u^2 + v^2 - 1) / (1 + u^2 + v^2)``, maps every rational
+    (u, v) to a rational point of S^2; (u, v) is the projection of the j-th
+    Fibonacci point rounded to the given denominator.
+    """
+    golden = pi * (3 - sqrt(5))
+    out = []
+    for j in range(n):
+        z = 1 - (2 * j + 1) / n  # never 1, so the projection is finite
+        r = sqrt(max(0.0, 1 - z * z))
+        x, y = r * cos(golden * j), r * sin(golden * j)
+        u = Fraction(round(x / (1 - z) * denominator), denominator)
+        v = Fraction(round(y / (1 - z) * denominator), denominator)
+        s = u * u + v * v
+        out.append((2 * u / (1 + s), 2 * v / (1 + s), (s - 1) / (1 + s)))
+    return out
+
+
+def sphere_points(n: int, d: int) -> list:
+    return D.rational_circle_points(n) if d == 2 else rational_sphere_points(n)
+
+
+def growth(beta: int, d: int) -> float:
+    """beta^{(d-1)/2} as a float (for sizing searches only)."""
+    return beta ** ((d - 1) / 2)
 
 
 def root_ceil(beta: int) -> int:
@@ -58,14 +92,15 @@ def root_ceil(beta: int) -> int:
     return r if r * r == beta else r + 1
 
 
-def window(beta: int) -> range:
-    """The n searched for the largest certified lower bound: about 3 sqrt(beta) .. 6 sqrt(beta)."""
-    r = sqrt(beta)
-    return range(max(2, int(3 * r) - 2), int(6 * r) + 5)
+def window(beta: int, d: int = 2) -> range:
+    """The n searched for the largest certified lower bound: about (2/3 .. 4/3) c_d beta^{(d-1)/2}, <= 64 sizes."""
+    c = ROWS_PER_UNIT[d] * growth(beta, d)
+    low, high = max(2, int(2 * c / 3) - 2), int(4 * c / 3) + 5
+    return range(low, high, max(1, (high - low) // 64))
 
 
 def dense_n(beta: int, point: dict) -> int:
-    return point["n"] or max(16, point["density"] * root_ceil(beta))
+    return point["n"] or max(16, point["density"] * root_ceil(beta) ** (point["d"] - 1))
 
 
 def slope(x0: int, y0: int, x1: int, y1: int) -> str:
@@ -82,8 +117,10 @@ class SphericalLaw(Claim):
     established = "verified"
     uses = ("softmax_rank.certified_rank_bounds", "softmax_rank.duality")
     parameters = (
-        Parameter("beta_min", 1, 1, 4**7, "smallest temperature; the betas are the powers of 4 in [beta_min, beta_max]"),
-        Parameter("beta_max", 256, 1, 4**7, "largest temperature (powers of 4 up to it)"),
+        Parameter("d", 2, 2, 3, "dimension: the circle S^1 (2) or the sphere S^2 (3, Fibonacci points)"),
+        Parameter("beta_min", 1, 1, 4**7, "smallest temperature; the betas are the powers of step in [beta_min, beta_max]"),
+        Parameter("beta_max", 256, 1, 4**7, "largest temperature"),
+        Parameter("step", 4, 2, 16, "the betas are the powers of step"),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(10), "epsilon, in (0, 1)", kind=Fraction),
         Parameter("density", 16, 4, 256, "dense instance: n = max(16, density * ceil(sqrt(beta))) distinct points"),
         Parameter("n", 0, 0, 8192, "dense instance: a fixed number of distinct points instead (0 = use density)"),
@@ -96,13 +133,13 @@ class SphericalLaw(Claim):
         r = sp.Symbol(r"\operatorname{rank}_\varepsilon(A)")
         return Statement(
             hypotheses=(
-                (sp.Symbol(r"A=\operatorname{rowsoftmax}(\beta XX^\top),\ X\subset S^1"), "self-attention on rational points of the circle, for each beta = 4^k in the range"),
+                (sp.Symbol(r"A=\operatorname{rowsoftmax}(\beta XX^\top),\ X\subset S^{d-1}"), "self-attention on rational points of the circle (d = 2) or the sphere S^2 (d = 3), for each beta = step^k in the range"),
                 (sp.And(sp.Gt(sp.Symbol("varepsilon"), 0), sp.Lt(sp.Symbol("varepsilon"), 1)), "for the given epsilon in (0, 1)"),
             ),
             conclusion=(
                 sp.And(sp.Le(lo, r), sp.Le(r, hi)),
                 "on each instance a certified sandwich; the largest certified lower bound over n is a lower bound on the "
-                "worst case sup_{n,X} rank_eps, whose growth the law Theta(min{n, (1+beta)^{1/2}}) states (the law itself is not checked)",
+                "worst case sup_{n,X} rank_eps, whose growth the law Theta(min{n, (1+beta)^{(d-1)/2}}) states (the law itself is not checked)",
             ),
         )
 
@@ -110,18 +147,19 @@ class SphericalLaw(Claim):
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
         if point["beta_min"] > point["beta_max"]:
             raise ParameterError(f"beta_min ({point['beta_min']}) must be <= beta_max ({point['beta_max']}) in {self.id}")
-        if not betas(point["beta_min"], point["beta_max"]):
-            raise ParameterError(f"no power of 4 lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
+        if not betas(point["beta_min"], point["beta_max"], point["step"]):
+            raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
 
     def cost(self, point: dict) -> float:
         # arb entries (softmax of a row, one exponential per column) ~4e-5 s each, twice (search + trusted
         # re-check); the window scan is float only; the float SVD search ~n^3
         total = 0.2
-        for b in betas(point["beta_min"], point["beta_max"]):
-            n, rows = dense_n(b, point), ROWS_PER_ROOT_BETA * sqrt(b) + 2
-            worst = 6 * sqrt(b) + 5
+        d = point["d"]
+        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+            n, rows = dense_n(b, point), ROWS_PER_UNIT[d] * growth(b, d) + 2
+            worst = window(b, d)[-1]
             total += 8e-5 * (rows * n + point["upper"] * n * n + 2 * worst * worst) + 3e-9 * n**3 * point["upper"]
-            total += 2e-4 * len(window(b)) * worst  # float searches over the window
+            total += 2e-7 * len(window(b, d)) * worst * worst  # float searches over the window
             if point["n"]:
                 total += 1e-7 * n * n * 6  # float Voronoi searches on a big instance
         return total
@@ -129,9 +167,9 @@ class SphericalLaw(Claim):
     def witness(self, point: dict):
         """The dense instances: {beta: (points, multiplicities)}."""
         out = {}
-        for b in betas(point["beta_min"], point["beta_max"]):
+        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
             n = dense_n(b, point)
-            out[b] = (D.rational_circle_points(n), [point["copies"]] * n)
+            out[b] = (sphere_points(n, point["d"]), [point["copies"]] * n)
         return out
 
     # ------------------------------------------------------------------ run
@@ -141,7 +179,7 @@ class SphericalLaw(Claim):
         largest, sandwich = {}, {}
         for b, (points, m) in self.witness(point).items():
             beta = Fraction(b)
-            found = self._largest_lower(beta, eps, ev)
+            found = self._largest_lower(beta, eps, point["d"], ev)
             if found is None:
                 return
             largest[b] = found
@@ -160,12 +198,12 @@ class SphericalLaw(Claim):
             "dense lower": {f"{a}-{c}": slope(a, sandwich[a]["lower"], c, sandwich[c]["lower"]) for a, c in zip(bs, bs[1:])},
             "dense upper": {f"{a}-{c}": slope(a, sandwich[a]["upper"], c, sandwich[c]["upper"])
                             for a, c in zip(bs, bs[1:]) if point["upper"]},
-            "law exponent (d-1)/2": LAW_EXPONENT,
+            "law exponent (d-1)/2": law_exponent(point["d"]),
         })
         ev.cover("betas", bs)
         ev.cover("epsilon", eps)
         ev.note(
-            "certified on the circle at beta = " + ", ".join(
+            f"certified on S^{point['d'] - 1} at beta = " + ", ".join(
                 f"{b}: lower {largest[b]['lower']} (n = {largest[b]['n']}), dense {sandwich[b]['lower']}..{sandwich[b]['upper']}" for b in bs)
             + f" (eps = {eps}); the Theta law itself is stated, not checked"
         )
@@ -176,17 +214,17 @@ class SphericalLaw(Claim):
         keep = set(D.grouped_lower(L, m, eps, rows, groups)["certain"])
         return L, [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
 
-    def _largest_lower(self, beta: Fraction, eps: Fraction, ev):
+    def _largest_lower(self, beta: Fraction, eps: Fraction, d: int, ev):
         """Over n in the window: the instance whose float search proposes the most rows, certified both ways."""
         best = None
-        for n in window(int(beta)):
-            points = D.rational_circle_points(n)
+        for n in window(int(beta), d):
+            points = sphere_points(n, d)
             rows, _ = D.search_grouped(D.self_attention_floats(points, beta), eps)
             if best is None or len(rows) > best[0]:
                 best = (len(rows), n)
         ev.poll()
         n = best[1]
-        points = D.rational_circle_points(n)
+        points = sphere_points(n, d)
         rows, groups = D.search_grouped(D.self_attention_floats(points, beta), eps)
         L, rows_c, groups_c = self._certified_rows(points, None, beta, eps, rows, groups)
         ev.certify("approx-rank-lower-points", D.lower_certificate_points(points, beta, None, eps, rows_c, groups_c))
@@ -224,7 +262,7 @@ class SphericalLaw(Claim):
     # ---------------------------------------------------------------- plots
 
     def plots(self, record: dict) -> list[Plot]:
-        """log-log: certified lower and upper against 1 + beta, with a reference line of slope 1/2."""
+        """log-log: certified lower and upper against 1 + beta, with a reference line of slope (d-1)/2."""
         facts = record.get("facts", {})
         largest, sandwich = facts.get("largest_certified_lower", {}), facts.get("sandwich", {})
         if not largest:
@@ -241,10 +279,12 @@ class SphericalLaw(Claim):
             ys = [get(sandwich, b, key) for b in bs]
             if all(y is not None for y in ys):
                 series.append((label, xs, tuple(ys)))
-        anchor = series[0][2][-1] / sqrt(xs[-1])  # the slope-1/2 line through the last largest lower bound
-        series.append(("slope 1/2 reference", xs, tuple(anchor * sqrt(x) for x in xs)))
+        d = int(record.get("parameters", {}).get("d", 2))
+        e = (d - 1) / 2
+        anchor = series[0][2][-1] / xs[-1] ** e  # the reference line through the last largest lower bound
+        series.append((f"slope {law_exponent(d)} reference", xs, tuple(anchor * x**e for x in xs)))
         return [Plot(
-            name="spherical_law", title="Circle (d = 2): certified rank_eps against 1 + beta, law exponent (d-1)/2 = 1/2",
+            name="spherical_law", title=f"S^{d - 1} (d = {d}): certified rank_eps against 1 + beta, law exponent (d-1)/2 = {law_exponent(d)}",
             xlabel="1 + beta", ylabel="rank_eps bounds", series=tuple(series), logx=True, logy=True, kind="line",
             note=f"eps = {record.get('parameters', {}).get('epsilon', '1/10')}; floats for display only",
         )]

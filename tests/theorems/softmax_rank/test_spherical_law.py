@@ -152,3 +152,14 @@ def test_lower_never_exceeds_upper_at_small_random_betas(beta, n):
     cert = claim.certificate("approx-rank-upper-points", claim.point(), D.upper_certificate_points(points, beta, None, eps, F, G))
     summary = trusted.check(cert, claim.statement_hash())
     assert f"<= {k}" in summary
+
+
+def test_sphere_points_are_exactly_on_the_sphere_and_the_found_d3_value_reproduces():
+    for x in spherical_law.rational_sphere_points(40):
+        assert sum(c * c for c in x) == 1
+    claim = SphericalLaw()
+    out = claim.check(claim.point({"d": 3, "step": 2, "beta_min": 8, "beta_max": 8, "density": 4}))
+    assert out.status == "verified", out.message
+    assert out.facts["largest_certified_lower"][8]["lower"] == 27  # (found): 27 at beta = 8 on S^2
+    s = out.facts["sandwich"][8]
+    assert s["lower"] <= s["upper"]
