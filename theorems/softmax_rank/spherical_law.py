@@ -151,14 +151,14 @@ class SphericalLaw(Claim):
             raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
 
     def cost(self, point: dict) -> float:
-        # arb entries (softmax of a row, one exponential per column) ~4e-5 s each, twice (search + trusted
+        # arb entries (softmax of a row, one exponential per column) ~2e-5 s each, twice (search + trusted
         # re-check); the window scan is float only; the float SVD search ~n^3
         total = 0.2
         d = point["d"]
         for b in betas(point["beta_min"], point["beta_max"], point["step"]):
             n, rows = dense_n(b, point), ROWS_PER_UNIT[d] * growth(b, d) + 2
             worst = window(b, d)[-1]
-            total += 8e-5 * (rows * n + point["upper"] * n * n + 2 * worst * worst) + 3e-9 * n**3 * point["upper"]
+            total += 4e-5 * (rows * n + point["upper"] * n * n + 2 * worst * worst) + 3e-9 * n**3 * point["upper"]
             total += 2e-7 * len(window(b, d)) * worst * worst  # float searches over the window
             if point["n"]:
                 total += 1e-7 * n * n * 6  # float Voronoi searches on a big instance
