@@ -1,30 +1,32 @@
-"""The spherical law on the circle: certified sandwiches of rank_eps against beta.
+"""The spherical law: certified sandwiches of rank_eps against beta on the circle (and S^2).
 
 The law (stated, not checked): for fixed d and eps, the worst case over n
 points of the sphere ``S^{d-1}`` of ``rank_eps(rowsoftmax(beta X X^T))`` is
 ``Theta_{d,eps}(min{n, (1 + beta)^{(d-1)/2}})``.  What is finite and checked
-here, for d = 2 (the circle), eps in (0, 1) and each beta = 4^k in a range:
+here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
+(0, 1) and each beta = step^k in a range:
 
 * **largest certified lower bound** (the worst-case side).  For every n in a
-  window around ``4.5 sqrt(beta)``, n rational points on the circle near the
-  angles ``2 pi j / n``; a float search proposes rows and Voronoi column
-  groups, arb decides every margin ``A_i(G_i) - sum_{k != i} A_i(G_k) > eps``,
-  and the largest certified ``|R|`` over the window is kept, certified
+  window around ``c_d beta^{(d-1)/2}``, n rational points exactly on the
+  sphere; a float search proposes rows and Voronoi column groups, arb decides
+  every margin ``A_i(G_i) - sum_{k != i} A_i(G_k) > eps`` (uncertain rows are
+  dropped), and the instance with the largest ``|R|`` is certified
   (``approx-rank-lower-points``) together with an explicit ``B = F G`` on the
   same instance (``approx-rank-upper-points``).  So
-  ``sup_{n, X} rank_eps >= lower`` — a certified lower bound on the quantity
-  the law is about.
-* **sandwich on a dense instance**: n = density * ceil(sqrt beta) distinct
-  points (or a fixed n), each repeated ``copies`` times, i.e. the weighted
-  matrix ``W = rowsoftmax(L + 1 (log m)^T)`` with all ``m_j = copies``; by
-  the multiplicity lemma (``softmax_rank.certified_rank_bounds``)
-  ``rank_eps`` of the full instance of ``n * copies`` points equals that of W.
-  Lower: grouped columns (arb); upper: the rounded truncated SVD of W, every
-  row error enclosed in arb.  ``lower <= rank_eps <= upper`` on that instance.
+  ``sup_{|X| = n} rank_eps >= lower`` — a certified lower bound on the
+  quantity the law is about.
+* **sandwich on a dense instance**: ``n = density * ceil(sqrt beta)^{d-1}``
+  distinct points (or a fixed n), each repeated ``copies`` times, i.e. the
+  weighted matrix ``W = rowsoftmax(L + 1 (log m)^T)`` with all
+  ``m_j = copies``; by the multiplicity lemma
+  (``softmax_rank.certified_rank_bounds``) ``rank_eps`` of the full instance
+  of ``n * copies`` points equals that of W.  Lower: grouped columns (arb);
+  upper: the rounded truncated SVD of W, every row error enclosed in arb.
+  ``lower <= rank_eps <= upper`` on that instance.
 
 The local slopes of ``log(lower)`` against ``log(1 + beta)`` between
 consecutive betas are reported as decimal strings for display — they decide
-nothing — beside the law's exponent ``(d - 1)/2 = 1/2``.
+nothing — beside the law's exponent ``(d - 1)/2``.
 """
 
 from __future__ import annotations
