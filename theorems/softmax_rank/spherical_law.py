@@ -206,7 +206,8 @@ class SphericalLaw(Claim):
         ev.cover("epsilon", eps)
         ev.note(
             f"certified on S^{point['d'] - 1} at beta = " + ", ".join(
-                f"{b}: lower {largest[b]['lower']} (n = {largest[b]['n']}), dense {sandwich[b]['lower']}..{sandwich[b]['upper']}" for b in bs)
+                f"{b}: lower {largest[b]['lower']} (n = {largest[b]['n']}), dense {sandwich[b]['lower']}.."
+                f"{sandwich[b]['upper'] if sandwich[b]['upper'] is not None else '(upper not asked)'}" for b in bs)
             + f" (eps = {eps}); the Theta law itself is stated, not checked"
         )
 
