@@ -114,7 +114,7 @@ class SphericalLaw(Claim):
     id = "softmax_rank.spherical_law"
     paper = "2608.28150"
     sentence = SUPPORT_GEOMETRY
-    title = "Spherical law on the circle: certified rank_eps sandwiches against beta, slopes beside (d-1)/2 = 1/2"
+    title = "Spherical law on the circle (S^2 with d=3): certified rank_eps sandwiches against beta, slopes beside (d-1)/2"
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.certified_rank_bounds", "softmax_rank.duality")
@@ -229,6 +229,7 @@ class SphericalLaw(Claim):
             rows, _ = D.search_grouped(D.self_attention_floats(points, beta), eps)
             if best is None or len(rows) > best[0]:
                 best = (len(rows), n)
+            ev.poll()
         ev.poll()
         n = best[1]
         points = sphere_points(n, d)
