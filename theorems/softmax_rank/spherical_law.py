@@ -34,8 +34,11 @@ from __future__ import annotations
 from fractions import Fraction
 from math import cos, isqrt, log, pi, sin, sqrt
 
+import numpy as np
 import sympy as sp
+from scipy.special import ive
 
+from solvers import intervals
 from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
@@ -101,6 +104,46 @@ def window(beta: int, d: int = 2) -> range:
     return range(low, high, max(1, (high - low) // 64))
 
 
+def fourier_proposal(points, multiplicities, beta: Fraction, K: int):
+    """Float factors (F, G) of the truncated Fourier (Bessel) series on the circle, rank 2K + 1 (a proposal).
+
+    ``e^{beta (cos(t_i - t_j) - 1)} = a_0 + 2 sum_{k >= 1} a_k cos(k (t_i - t_j))`` with
+    ``a_k = e^{-beta} I_k(beta)``, and ``cos k(t_i - t_j) = cos kt_i cos kt_j + sin kt_i sin kt_j``:
+    truncating at K gives ``B_ij = m_j (a_0 + 2 sum_{k <= K} a_k cos k(t_i - t_j)) / Z_i``,
+    ``Z_i = sum_j m_j e^{beta (cos(t_i - t_j) - 1)}`` — B = F G with inner dimension 2K + 1.
+    """
+    X = np.array([[float(v) for v in p] for p in points])
+    t = np.arctan2(X[:, 1], X[:, 0])
+    b, m = float(beta), np.array([float(v) for v in multiplicities])
+    Z = (np.exp(b * (np.cos(t[:, None] - t[None, :]) - 1)) * m).sum(axis=1)
+    a = ive(np.arange(K + 1), b)
+    left, right = [np.full(len(t), a[0])], [np.ones(len(t))]
+    for k in range(1, K + 1):
+        left += [2 * a[k] * np.cos(k * t), 2 * a[k] * np.sin(k * t)]
+        right += [np.cos(k * t), np.sin(k * t)]
+    return np.array(left).T / Z[:, None], np.array(right) * m
+
+
+def search_fourier(points, multiplicities, beta: Fraction, eps: Fraction):
+    """The least K whose rounded Fourier factors are *certified* within eps: (2K + 1, F, G), or None.
+
+    Floats propose K (the first whose float error is below eps); arb decides
+    every row error of the rational B = F G, and K grows until certified.
+    """
+    A = D.self_attention_floats(points, beta, multiplicities)
+    L = None
+    for K in range((len(points) - 1) // 2 + 1):
+        F, G = fourier_proposal(points, multiplicities, beta, K)
+        if np.abs(A - F @ G).sum(axis=1).max() > float(eps) * (1 - 1e-6):
+            continue
+        # F ~ a_k / Z_i is small: rounded finely; G ~ m_j cos(k t_j)
+        Fq, Gq = D.rational_matrix(F, 1 << 56), D.rational_matrix(G, 1 << 20)
+        L = L or D.self_attention_logits(points, beta)
+        if all(intervals.compare(e, eps) == "<" for e in D.row_errors(L, multiplicities, D.product(Fq, Gq))):
+            return 2 * K + 1, Fq, Gq
+    return None
+
+
 def dense_n(beta: int, point: dict) -> int:
     return point["n"] or max(16, point["density"] * root_ceil(beta) ** (point["d"] - 1))
 
@@ -128,6 +171,7 @@ class SphericalLaw(Claim):
         Parameter("n", 0, 0, 8192, "dense instance: a fixed number of distinct points instead (0 = use density)"),
         Parameter("copies", 1000, 1, 10**9, "each distinct point of the dense instance repeated this many times"),
         Parameter("upper", 1, 0, 1, "certify the dense instance's upper bound too (1) or only its lower bound (0)"),
+        Parameter("fourier", 0, 0, 1, "also certify the truncated Fourier (Bessel) construction on the dense instance (d = 2)"),
     )
 
     def statement(self) -> Statement:
@@ -149,6 +193,8 @@ class SphericalLaw(Claim):
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
         if point["beta_min"] > point["beta_max"]:
             raise ParameterError(f"beta_min ({point['beta_min']}) must be <= beta_max ({point['beta_max']}) in {self.id}")
+        if point["fourier"] and point["d"] != 2:
+            raise ParameterError(f"fourier = 1 needs d = 2 (the construction is the Fourier series on the circle), got d = {point['d']} in {self.id}")
         if not betas(point["beta_min"], point["beta_max"], point["step"]):
             raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
 
@@ -160,7 +206,7 @@ class SphericalLaw(Claim):
         for b in betas(point["beta_min"], point["beta_max"], point["step"]):
             n, rows = dense_n(b, point), ROWS_PER_UNIT[d] * growth(b, d) + 2
             worst = window(b, d)[-1]
-            total += 4e-5 * (rows * n + point["upper"] * n * n + 2 * worst * worst) + 3e-9 * n**3 * point["upper"]
+            total += 4e-5 * (rows * n + (point["upper"] + point["fourier"]) * n * n + 2 * worst * worst) + 3e-9 * n**3 * point["upper"]
             total += 2e-7 * len(window(b, d)) * worst * worst  # float searches over the window
             if point["n"]:
                 total += 1e-7 * n * n * 6  # float Voronoi searches on a big instance
@@ -178,7 +224,7 @@ class SphericalLaw(Claim):
 
     def run(self, point: dict, ev) -> None:
         eps = point["epsilon"]
-        largest, sandwich = {}, {}
+        largest, sandwich, fourier = {}, {}, {}
         for b, (points, m) in self.witness(point).items():
             beta = Fraction(b)
             found = self._largest_lower(beta, eps, point["d"], ev)
@@ -191,8 +237,13 @@ class SphericalLaw(Claim):
                 return
             sandwich[b] = bounds
             ev.poll()
+            if point["fourier"]:
+                fourier[b] = self._fourier(points, m, beta, eps, bounds["lower"], ev)
+                ev.poll()
         ev.fact("largest_certified_lower", largest)
         ev.fact("sandwich", {b: {"lower": s["lower"], "upper": s["upper"]} for b, s in sandwich.items()})
+        if point["fourier"]:
+            ev.fact("fourier_upper (dense instance, rank 2K+1 of the truncated Bessel series; None: not below n)", fourier)
         ev.fact("dense_instances", {b: {"n distinct": s["n"], "copies": point["copies"], "points": s["n"] * point["copies"]} for b, s in sandwich.items()})
         bs = sorted(largest)
         ev.fact("local_slopes (display only: decimal strings of log(lower) against log(1+beta); they decide nothing)", {
@@ -266,6 +317,17 @@ class SphericalLaw(Claim):
             ev.fail("the certified lower bound exceeds the certified upper bound", {"beta": beta, "n": len(points), "lower": len(rows_c), "upper": k})
             return None
         return out | {"upper": k}
+
+    def _fourier(self, points, m, beta: Fraction, eps: Fraction, lower: int, ev):
+        """The truncated Fourier construction on the dense instance, certified; its rank (None if not below n)."""
+        found = search_fourier(points, m, beta, eps)
+        if found is None:
+            return None
+        k, F, G = found
+        ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, m, eps, F, G))
+        if lower > k:
+            ev.fail("the certified lower bound exceeds the certified Fourier upper bound", {"beta": beta, "lower": lower, "upper": k})
+        return k
 
     # ---------------------------------------------------------------- plots
 

@@ -163,3 +163,20 @@ def test_sphere_points_are_exactly_on_the_sphere_and_the_found_d3_value_reproduc
     assert out.facts["largest_certified_lower"][8]["lower"] == 27  # (found): 27 at beta = 8 on S^2
     s = out.facts["sandwich"][8]
     assert s["lower"] <= s["upper"]
+
+
+def test_fourier_construction_is_certified_and_a_shorter_series_is_rejected():
+    claim = SphericalLaw()
+    out = claim.check(claim.point({"beta_max": 16, "density": 8, "fourier": 1}))
+    assert out.status == "verified", out.message
+    fourier = next(v for k, v in out.facts.items() if k.startswith("fourier_upper"))
+    for b, k in fourier.items():
+        assert k % 2 == 1 and out.facts["sandwich"][b]["lower"] <= k
+    cert = copy.deepcopy(out.certificates[-1])  # the Fourier B at beta = 16
+    assert len(cert["data"]["right"]) == fourier[16]
+    cert["data"]["right"] = cert["data"]["right"][:-2]  # drop the top frequency (cos and sin)
+    cert["data"]["left"] = [r[:-2] for r in cert["data"]["left"]]
+    with pytest.raises(certificates.CertificateError, match="not certainly"):
+        trusted.check(cert, claim.statement_hash())
+    with pytest.raises(ParameterError, match="d = 2"):
+        claim.check(claim.point({"d": 3, "fourier": 1}))
