@@ -128,7 +128,3 @@ def tuples_up_to_symmetry(m: int, k: int, context_symmetric: bool = True) -> Ite
             continue
         yield _tuple_of(columns, k), len(images) * _orbit_size(key, m)
 
-
-def multisets(items: range | list, size: int) -> Iterator[tuple]:
-    """Multisets of ``size`` elements of ``items`` (as sorted tuples)."""
-    return combinations_with_replacement(items, size)
