@@ -11,8 +11,9 @@ without the code that found it::
      "data": {...}}
 
 Exact numbers travel as ints or as strings ``"p/q"``; floats are refused, so
-that nothing decided exactly is re-read approximately.  This module uses the
-standard library only: it is part of what a reader must trust.
+that nothing decided exactly is re-read approximately.  This module is the
+writing side (and imports the trusted checker's envelope and parser); the
+checker itself, :mod:`solvers.trusted`, never imports it.
 """
 
 from __future__ import annotations
@@ -25,13 +26,8 @@ import shutil
 import tempfile
 from fractions import Fraction
 
-FORMAT = "attnproof-certificate"
-VERSION = 1
-ENVELOPE_KEYS = ("format", "version", "kind", "claim", "statement", "parameters", "data")
-
-
-class CertificateError(ValueError):
-    """A certificate that is malformed or does not prove what it says."""
+from solvers.trusted import parse
+from solvers.trusted.core import ENVELOPE_KEYS, FORMAT, VERSION, CertificateError, envelope  # noqa: F401
 
 
 def statement_hash(rendered: str) -> str:
@@ -91,23 +87,7 @@ def make(kind: str, claim: str, statement: str, parameters: dict, data: dict) ->
 
 def validate_envelope(cert) -> None:
     """Refuse anything that is not exactly a version-1 envelope (no extra keys)."""
-    if not isinstance(cert, dict):
-        raise CertificateError("a certificate is a JSON object")
-    extra = sorted(set(cert) - set(ENVELOPE_KEYS))
-    missing = [k for k in ENVELOPE_KEYS if k not in cert]
-    if extra:
-        raise CertificateError(f"unknown envelope field(s) {extra}: a certificate carries only {list(ENVELOPE_KEYS)}")
-    if missing:
-        raise CertificateError(f"missing envelope field(s) {missing}")
-    if cert["format"] != FORMAT:
-        raise CertificateError(f"unknown format {cert['format']!r}, expected {FORMAT!r}")
-    if cert["version"] != VERSION:
-        raise CertificateError(f"unsupported version {cert['version']!r}, this checker reads version {VERSION}")
-    for key in ("kind", "claim", "statement"):
-        if not isinstance(cert[key], str):
-            raise CertificateError(f"field {key!r} must be a string")
-    if not isinstance(cert["parameters"], dict) or not isinstance(cert["data"], dict):
-        raise CertificateError("fields 'parameters' and 'data' must be JSON objects")
+    envelope(cert)
 
 
 def dumps(cert: dict) -> str:
@@ -162,14 +142,10 @@ def write(path: str, cert: dict) -> None:
 
 
 def read(path: str) -> dict:
-    with open(path, encoding="utf-8") as handle:
-        try:
-            cert = json.load(handle, parse_float=_refuse_float)
-        except json.JSONDecodeError as exc:
-            raise CertificateError(f"{path}: not JSON ({exc})") from exc
+    """Read a certificate with the trusted checker's bounded parser."""
+    try:
+        cert = parse.load(path)
+    except parse.Refused as exc:
+        raise CertificateError(f"{path}: {exc}") from None
     validate_envelope(cert)
     return cert
-
-
-def _refuse_float(text: str):
-    raise CertificateError(f"a float ({text}) in a certificate: exact numbers are ints or strings 'p/q'")

@@ -15,6 +15,7 @@ an :class:`Evidence` object, which turns into the outcome.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import pkgutil
 import sys
@@ -26,6 +27,7 @@ from typing import Any
 import sympy
 
 from solvers import certificates, lp, trusted
+from solvers.trusted.core import discharges, encode
 
 STATUSES = ("verified", "refuted", "unknown")
 
@@ -142,6 +144,60 @@ class Plot:
     note: str = ""
 
 
+# --------------------------------------------------------------- obligations
+
+
+def judgment(name: str, **fields) -> dict:
+    """A judgment in the trusted checker's vocabulary (``solvers.trusted.core.RULES``), canonical."""
+    return encode({"judgment": name, **fields})
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One judgment a verdict needs, with the same in words."""
+
+    judgment: dict
+    words: str
+
+    def to_json(self) -> dict:
+        return {"judgment": encode(self.judgment), "words": self.words}
+
+
+def obligation(words: str, name: str, **fields) -> Obligation:
+    return Obligation(judgment(name, **fields), words)
+
+
+@dataclass(frozen=True)
+class Obligations:
+    """What a verdict at one parameter point rests on, in the checker's terms.
+
+    ``verify``: every one must be discharged for ``verified``; ``refute``:
+    any one discharged makes ``refuted``.  ``reach`` says what the ``verify``
+    obligations establish once discharged: ``"all"`` when together they
+    imply the statement for every parameter (the rung "proved"), otherwise
+    the sizes they cover, e.g. ``"m <= 3, length 3"`` ("verified up to").
+    """
+
+    verify: tuple[Obligation, ...] = ()
+    refute: tuple[Obligation, ...] = ()
+    reach: str = ""
+
+    def to_json(self) -> dict:
+        return {"verify": [o.to_json() for o in self.verify], "refute": [o.to_json() for o in self.refute], "reach": self.reach}
+
+
+def rung(status: str, reach: str) -> str:
+    """The rung an outcome earned: from its status and what its discharged obligations reach."""
+    if status == "verified":
+        return "proved for every parameter" if reach == "all" else f"verified up to {reach}"
+    return {"refuted": "refuted with a certified counterexample", "unknown": "not established"}.get(status, status)
+
+
+def first_discharging(judgments: list[tuple[str, dict]], needed: Obligation) -> str | None:
+    """The label of the first accepted judgment that discharges ``needed``, or None."""
+    return next((label for label, j in judgments if discharges(j, needed.judgment)), None)
+
+
 # ------------------------------------------------------------------- outcome
 
 
@@ -159,6 +215,8 @@ class Outcome:
     facts: dict = field(default_factory=dict)
     message: str = ""
     counterexample: dict | None = None
+    statement: str = ""
+    obligations: dict = field(default_factory=lambda: Obligations().to_json())
 
     @property
     def as_expected(self) -> bool:
@@ -176,6 +234,9 @@ class Outcome:
                 "facts": self.facts,
                 "message": self.message,
                 "counterexample": self.counterexample,
+                "statement": self.statement,
+                "obligations": self.obligations,
+                "rung": rung(self.status, self.obligations.get("reach", "")),
             }
         )
         return exact | {"seconds": round(self.seconds, 3), "certificates": certificate_paths or []}
@@ -214,6 +275,7 @@ class Evidence:
         self.facts: dict = {}
         self.covered: dict = {}
         self.certificates: list[dict] = []
+        self.judgments: list[tuple[str, dict]] = []  # (kind, judgment) of every accepted certificate
         self.failures: list[tuple[str, dict]] = []
         self.undecided: list[str] = []
         self.notes: list[str] = []
@@ -232,12 +294,13 @@ class Evidence:
         """
         cert = self.claim.certificate(kind, self.point, data)
         try:
-            summary = trusted.check(cert, self.claim.statement_hash())
+            accepted = trusted.check(cert, max_work=10**12)
         except certificates.CertificateError as exc:
             self.fail(f"the trusted checker rejected the {kind} certificate: {exc}", {"certificate": kind})
             return cert
         self.certificates.append(cert)
-        self.covered.setdefault("certificates", []).append(summary)
+        self.judgments.append((kind, accepted.judgment))
+        self.covered.setdefault("certificates", []).append(accepted.summary)
         return cert
 
     def fail(self, message: str, counterexample: dict) -> None:
@@ -269,17 +332,34 @@ class Evidence:
             raise OutOfBudget
 
     def outcome(self, seconds: float, out_of_budget: bool = False) -> Outcome:
-        if self.failures:
-            message, counterexample = self.failures[0]
+        """The verdict follows the obligations, never the search code's say-so.
+
+        ``refuted`` when a refutation obligation is discharged by an accepted
+        certificate; ``verified`` when every verification obligation is (and
+        nothing failed); otherwise ``unknown``, saying what is missing.  A
+        failure without a certified refutation (a broken witness, a search
+        that found a problem the checker did not confirm) is not a proof
+        either way: the outcome is ``unknown`` and says so.
+        """
+        needed = self.claim.obligations(self.point)
+        refuted_by = [o for o in needed.refute if first_discharging(self.judgments, o)]
+        missing = [o for o in needed.verify if not first_discharging(self.judgments, o)]
+        counterexample = None
+        if refuted_by:
             status = "refuted"
-            certs = self.certificates
+            message = self.failures[0][0] if self.failures else f"certified: {refuted_by[0].words}"
+            counterexample = self.failures[0][1] if self.failures else None
+        elif self.failures:
+            status, message = "unknown", f"not established: {self.failures[0][0]} (no certified refutation)"
+            counterexample = self.failures[0][1]
         elif out_of_budget or self.undecided:
             reasons = (["budget ran out before the check finished"] if out_of_budget else []) + self.undecided
-            status, message, counterexample = "unknown", "; ".join(reasons), None
-            certs = []  # partial work proves nothing
+            status, message = "unknown", "; ".join(reasons)
+        elif not needed.verify or missing:
+            status = "unknown"
+            message = f"obligation not discharged: {missing[0].words}" if missing else "the claim states no obligations"
         else:
-            status, message, counterexample = "verified", "; ".join(self.notes), None
-            certs = self.certificates
+            status, message = "verified", "; ".join(self.notes)
         return Outcome(
             claim=self.claim.id,
             status=status,
@@ -287,10 +367,12 @@ class Evidence:
             parameters=dict(self.point),
             covered=self.covered,
             seconds=seconds,
-            certificates=certs,
+            certificates=self.certificates,
             facts=self.facts,
             message=message,
             counterexample=counterexample,
+            statement=self.claim.statement_hash(),
+            obligations=needed.to_json(),
         )
 
 
@@ -324,6 +406,15 @@ class Claim:
     def witness(self, point: dict):
         raise NotImplementedError
 
+    def obligations(self, point: dict) -> Obligations:
+        """The judgments a verdict at ``point`` needs, in the checker's vocabulary.
+
+        With the statement, this is all a reader must trust of the claim: it is
+        part of the statement hash, and ``attnproof verify`` recomputes it from
+        the installed claim to bind each outcome to its claim and point.
+        """
+        raise NotImplementedError
+
     def run(self, point: dict, evidence: Evidence) -> None:
         """Do the checks, recording into ``evidence``; call ``evidence.poll()`` in long loops."""
         raise NotImplementedError
@@ -352,7 +443,16 @@ class Claim:
         """Cross-parameter constraints; raise ParameterError naming the allowed range."""
 
     def statement_hash(self) -> str:
-        return certificates.statement_hash(self.statement().render())
+        """sha256 of the rendered statement and of the source of :meth:`obligations` (what a reader trusts)."""
+        cached = self.__dict__.get("_statement_hash")
+        if cached:
+            return cached
+        try:
+            source = inspect.getsource(type(self).obligations)
+        except (OSError, TypeError):
+            source = repr(type(self).obligations.__code__.co_code)
+        self._statement_hash = certificates.statement_hash(self.statement().render() + "\n" + source)
+        return self._statement_hash
 
     def certificate(self, kind: str, point: dict, data: dict) -> dict:
         return certificates.make(kind, self.id, self.statement_hash(), point, data)

@@ -1,0 +1,265 @@
+"""The core of the trusted checker: envelope, readers, judgments, dispatch.
+
+A certificate is a JSON envelope (format, version, kind, claim, statement,
+parameters, data).  Its kind names a checker in one of the family modules;
+the checker re-checks ``data`` exactly and, when it accepts, returns the
+**judgment** the data proves, as data in the checker's own vocabulary, e.g.::
+
+    {"judgment": "solves", "model": "kernel", "head": "any", "rank": 1,
+     "m": [3, 3], "lengths": [3], "target": "min-ip", "tolerance": "1/2"}
+
+A claim states, per parameter point, the judgments its verdict needs (its
+*obligations*).  An obligation is discharged by an accepted judgment of the
+same name whose every field **implies** the obligation's field: equal, or
+by one of the rules in :data:`RULES` (a smaller tolerance implies a larger
+one; "every m >= 4" covers m = 5; a rank lower bound at a larger epsilon
+holds at a smaller one).  Nothing else discharges anything.
+
+Before a kind does any work it estimates the work the data asks for; above
+``max_work`` the certificate is refused with the estimate.  Numbers are
+read strictly: ints (never booleans) or strings ``"p/q"`` of bounded length.
+Standard library and python-flint only (the family modules use flint).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from fractions import Fraction
+from typing import NamedTuple
+
+import flint
+
+from solvers.trusted.parse import MAX_DIGITS, Refused
+
+FORMAT = "attnproof-certificate"
+VERSION = 1
+ENVELOPE_KEYS = ("format", "version", "kind", "claim", "statement", "parameters", "data")
+MAX_WORK = 2 * 10**8  # elementary exact operations a certificate may ask for by default
+
+
+class CertificateError(ValueError):
+    """A certificate that is malformed or does not prove what it says (REJECTED)."""
+
+
+__all__ = ["CertificateError", "Refused", "Accepted", "check", "kind", "discharges", "digest", "encode"]
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise CertificateError(message)
+
+
+# ------------------------------------------------------------------ readers
+
+def lcm_denominator(values) -> int:
+    """The least common denominator of exact fractions."""
+    return math.lcm(1, *(v.denominator for v in values))
+
+
+def fmpq_matrix(M: list[list[Fraction]]) -> "flint.fmpq_mat":
+    return flint.fmpq_mat(len(M), len(M[0]), [flint.fmpq(v.numerator, v.denominator) for r in M for v in r])
+
+
+_RATIONAL = re.compile(r"-?[0-9]{1,%d}(/[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS))
+
+
+def rational(value, name: str = "number") -> Fraction:
+    """An int (not a boolean) or a string ``"p"`` / ``"p/q"`` with q > 0 — nothing else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Fraction(value)
+    require(isinstance(value, str) and _RATIONAL.fullmatch(value) is not None, f"{name} must be an int or a string 'p/q', got {str(value)[:40]!r}")
+    p, _, q = value.partition("/")
+    require(not q or int(q) > 0, f"{name} has a zero denominator")
+    return Fraction(int(p), int(q or 1))
+
+
+def integer(value, name: str, low: int = 0, high: int | None = None) -> int:
+    require(isinstance(value, int) and not isinstance(value, bool), f"{name} must be an integer")
+    require(value >= low and (high is None or value <= high), f"{name}={value} outside [{low}, {high}]")
+    return value
+
+
+def flag(value, name: str) -> bool:
+    require(isinstance(value, bool), f"{name} must be true or false")
+    return value
+
+
+def listof(value, name: str, low: int = 0, high: int | None = None) -> list:
+    require(isinstance(value, list), f"{name} must be a list")
+    require(len(value) >= low and (high is None or len(value) <= high), f"{name} has {len(value)} entries, outside [{low}, {high}]")
+    return value
+
+
+def matrix(rows, name: str, nrows: int | None = None, ncols: int | None = None) -> list[list[Fraction]]:
+    """A rectangular list of rows of exact numbers (``nrows`` / ``ncols`` when given)."""
+    listof(rows, name, 1)
+    require(all(isinstance(r, list) for r in rows), f"{name} must be a list of rows")
+    require(nrows is None or len(rows) == nrows, f"{name} has {len(rows)} rows, expected {nrows}")
+    width = len(rows[0]) if ncols is None else ncols
+    require(width >= 1 and all(len(r) == width for r in rows), f"{name} rows must all have {width} >= 1 entries")
+    return [[rational(v, name) for v in r] for r in rows]
+
+
+def token(text, m: int) -> int:
+    """A token written as a bit string of length m, coordinate 1 first."""
+    require(isinstance(text, str) and len(text) == m and set(text) <= {"0", "1"}, f"token {str(text)[:40]!r} is not a bit string of length {m}")
+    return sum(1 << i for i, ch in enumerate(text) if ch == "1")
+
+
+# -------------------------------------------------------------- judgments
+
+
+def encode(value):
+    """Exact values as canonical JSON data: a Fraction is an int or ``"p/q"`` in lowest terms."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    return value
+
+
+def digest(value) -> str:
+    """``sha256:`` of the canonical JSON of exact data: how a judgment names a matrix, a head, an instance."""
+    text = json.dumps(encode(value), sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _number(a) -> Fraction:
+    return rational(a, "judgment value")
+
+
+def _covers(j, o) -> bool:
+    """Ranges ``[low, high]`` (high ``null`` = unbounded): the judgment's contains the obligation's."""
+    (jl, jh), (ol, oh) = j, o
+    return jl <= ol and (jh is None or (oh is not None and oh <= jh))
+
+
+def _inside(j, o) -> bool:
+    """The judgment's single value lies in the obligation's range ``[low, high]``."""
+    low, high = o
+    return low <= j and (high is None or j <= high)
+
+
+AT_MOST = ("the proved value is at most the one needed", lambda j, o: _number(j) <= _number(o))
+AT_LEAST = ("the proved value is at least the one needed", lambda j, o: _number(j) >= _number(o))
+SUPERSET = ("every value needed is among those proved", lambda j, o: set(map(str, o)) <= set(map(str, j)))
+COVERS = ("the proved range contains the range needed", _covers)
+INSIDE = ("the proved value lies in the range needed", _inside)
+ANY_OR_SAME = ("equal, or the obligation accepts any", lambda j, o: o == "any" or j == o)
+
+# The implication rules: (judgment, field) -> rule.  Every other field must be equal.
+RULES = {
+    # a head solves the task: a smaller tolerance, more lengths, a wider m range, a smaller rank imply the needed one
+    ("solves", "head"): ANY_OR_SAME,
+    ("solves", "rank"): AT_MOST,
+    ("solves", "heads"): AT_MOST,
+    ("solves", "m"): COVERS,
+    ("solves", "lengths"): SUPERSET,
+    ("solves", "tolerance"): AT_MOST,
+    # no head of rank <= r solves exact length n: it then fails for smaller ranks and tolerances too
+    ("unsolvable", "rank"): AT_LEAST,
+    ("unsolvable", "heads"): AT_LEAST,
+    ("unsolvable", "m"): COVERS,
+    ("unsolvable", "tolerance"): AT_LEAST,
+    # one head errs by >= tolerance on one sequence at some m in the range
+    ("fails", "m"): INSIDE,
+    ("fails", "tolerance"): AT_LEAST,
+    ("no-readout", "tolerance"): AT_LEAST,
+    # exact and approximate ranks
+    ("rank-at-least", "bound"): AT_LEAST,
+    ("rank-at-most", "bound"): AT_MOST,
+    ("approx-rank-at-least", "bound"): AT_LEAST,
+    ("approx-rank-at-least", "epsilon"): AT_LEAST,
+    ("approx-rank-at-most", "bound"): AT_MOST,
+    ("approx-rank-at-most", "epsilon"): AT_MOST,
+    # communication
+    ("bits-at-least", "bits"): AT_LEAST,
+}
+
+
+def discharges(judgment: dict, obligation: dict) -> bool:
+    """True when the accepted ``judgment`` implies ``obligation`` field by field (see :data:`RULES`)."""
+    if not isinstance(judgment, dict) or not isinstance(obligation, dict):
+        return False
+    name = obligation.get("judgment")
+    if judgment.get("judgment") != name or set(judgment) != set(obligation):
+        return False
+    for field, wanted in obligation.items():
+        rule = RULES.get((name, field))
+        try:
+            if not (judgment[field] == wanted or (rule is not None and rule[1](judgment[field], wanted))):
+                return False
+        except (CertificateError, TypeError, ValueError):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ dispatch
+
+# kind name -> (the data fields it reads, its work estimate, its checker)
+KINDS: dict = {}
+
+
+class Accepted(NamedTuple):
+    judgment: dict  # canonical data, see RULES
+    summary: str  # the same in one line of words
+
+
+def kind(name: str, *fields: str, work):
+    """Register the checker of kind ``name``, reading exactly ``fields``.
+
+    ``work(data)`` estimates the elementary exact operations the data asks
+    for, from sizes alone, before anything is computed; the checker returns
+    ``(judgment, summary)``.
+    """
+
+    def register(function):
+        KINDS[name] = (fields, work, function)
+        return function
+
+    return register
+
+
+def envelope(cert) -> None:
+    """Refuse anything that is not exactly a version-1 envelope (no extra keys)."""
+    require(isinstance(cert, dict), "a certificate is a JSON object")
+    extra = sorted(set(cert) - set(ENVELOPE_KEYS))
+    missing = [k for k in ENVELOPE_KEYS if k not in cert]
+    require(not extra, f"unknown envelope field(s) {extra}: a certificate carries only {list(ENVELOPE_KEYS)}")
+    require(not missing, f"missing envelope field(s) {missing}")
+    require(cert["format"] == FORMAT, f"unknown format {str(cert['format'])[:40]!r}, expected {FORMAT!r}")
+    version = cert["version"]
+    require(type(version) is int and version == VERSION, f"unsupported version {str(version)[:20]!r}, this checker reads version {VERSION}")
+    for key in ("kind", "claim", "statement"):
+        require(isinstance(cert[key], str) and len(cert[key]) <= 200, f"field {key!r} must be a short string")
+    require(isinstance(cert["parameters"], dict) and isinstance(cert["data"], dict), "fields 'parameters' and 'data' must be JSON objects")
+
+
+def check(cert, max_work: int = MAX_WORK) -> Accepted:
+    """Re-check ``cert`` from its data alone; return what it proves, or raise.
+
+    Raises :class:`CertificateError` (REJECTED) when the data does not prove
+    its judgment, :class:`Refused` when it asks for more than ``max_work``.
+    """
+    envelope(cert)
+    name = cert["kind"]
+    require(name in KINDS, f"unknown certificate kind {name[:40]!r}; known kinds: {sorted(KINDS)}")
+    fields, work, function = KINDS[name]
+    data = cert["data"]
+    extra, missing = sorted(set(data) - set(fields)), sorted(set(fields) - set(data))
+    require(not extra, f"{name}: unused data field(s) {extra}; this kind reads exactly {sorted(fields)}")
+    require(not missing, f"{name}: missing data field(s) {missing}")
+    try:
+        estimate = work(data)
+        if estimate > max_work:
+            raise Refused(f"{name}: asks for about {estimate:.3g} operations, above the limit of {max_work:.3g} (raise --max-work)")
+        judgment, summary = function(data)
+    except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError, RecursionError) as exc:
+        # a safety net: each kind validates its data, so reaching this is a malformed file, never an acceptance
+        raise CertificateError(f"{name}: malformed data ({type(exc).__name__}: {str(exc)[:80]})") from None
+    return Accepted(encode(judgment), summary)

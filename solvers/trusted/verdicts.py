@@ -1,0 +1,101 @@
+"""Verdicts: does an outcome's status follow from its obligations and its certificates?
+
+An outcome file (``outcome.json``, written by ``attnproof check``) names a
+claim, a parameter point, the claim's statement hash, a status, the
+claim's **obligations** at that point and its certificate files (beside
+it).  The checker, knowing nothing of the claim, confirms:
+
+1. every certificate listed is accepted and was made for this claim, this
+   statement and this point (its envelope says so; nothing is moved);
+2. ``verified``: every ``verify`` obligation is discharged by an accepted
+   judgment (``core.discharges``); there is at least one;
+   ``refuted``: at least one ``refute`` obligation is discharged;
+   ``unknown``: claims nothing, so needs nothing.
+
+That the obligations are the claim's own (recomputed from the installed
+claim at the point) is checked afterwards, outside this process.
+"""
+
+from __future__ import annotations
+
+import os
+
+from solvers.trusted.core import discharges
+
+STATUSES = ("verified", "refuted", "unknown")
+OUTCOME_KEYS = {"claim", "status", "parameters", "statement", "obligations", "certificates"}
+
+
+def _obligations(raw) -> dict:
+    """The ``obligations`` field: ``{"verify": [...], "refute": [...], "reach": str}``, each ``{"judgment", "words"}``."""
+    if not (isinstance(raw, dict) and set(raw) == {"verify", "refute", "reach"} and isinstance(raw["reach"], str)):
+        raise ValueError("obligations must be {verify, refute, reach}")
+    for side in ("verify", "refute"):
+        items = raw[side]
+        if not isinstance(items, list) or not all(
+            isinstance(o, dict) and set(o) == {"judgment", "words"} and isinstance(o["judgment"], dict) and isinstance(o["words"], str)
+            for o in items
+        ):
+            raise ValueError(f"obligations.{side} must be a list of {{judgment, words}}")
+    return raw
+
+
+def verdict(path: str, record, results: dict) -> dict:
+    """Check one outcome record read from ``path``; ``results`` maps real certificate paths to
+    ``(status, envelope, judgment)`` as the certificate stage left them."""
+    out = {"type": "outcome", "path": path, "ok": False, "reason": "", "obligations": []}
+    if not (isinstance(record, dict) and OUTCOME_KEYS <= set(record)):
+        out["reason"] = f"not an outcome record (needs {sorted(OUTCOME_KEYS)})"
+        return out
+    claim, status, point, statement = (record[k] for k in ("claim", "status", "parameters", "statement"))
+    out.update(claim=claim, status=status, parameters=point, statement=statement)
+    try:
+        obligations = _obligations(record["obligations"])
+    except ValueError as exc:
+        out["reason"] = str(exc)
+        return out
+    if status not in STATUSES or not isinstance(record["certificates"], list):
+        out["reason"] = f"status must be one of {STATUSES} and certificates a list"
+        return out
+    folder = os.path.dirname(os.path.realpath(path))
+    judgments = []
+    for name in record["certificates"]:
+        if not isinstance(name, str):
+            out["reason"] = "a certificate entry is not a path"
+            return out
+        file = os.path.join(folder, os.path.basename(name))
+        got = results.get(os.path.realpath(file))
+        if got is None:
+            out["reason"] = f"certificate {os.path.basename(name)} is missing from {folder}"
+            return out
+        state, cert, judgment = got
+        if state != "accepted":
+            out["reason"] = f"certificate {os.path.basename(name)} was not accepted"
+            return out
+        if (cert["claim"], cert["statement"], cert["parameters"]) != (claim, statement, point):
+            out["reason"] = f"certificate {os.path.basename(name)} was made for another claim, statement or point"
+            return out
+        judgments.append((os.path.basename(name), judgment))
+
+    def by(obligation):
+        return next((name for name, j in judgments if discharges(j, obligation["judgment"])), None)
+
+    rows = [dict(side=side, **o, by=by(o)) for side in ("verify", "refute") for o in obligations[side]]
+    out["obligations"], out["reach"] = rows, obligations["reach"]
+    verify = [r for r in rows if r["side"] == "verify"]
+    if status == "verified":
+        missing = [r["words"] for r in verify if r["by"] is None]
+        if not verify:
+            out["reason"] = "a verified outcome with no obligations proves nothing"
+        elif missing:
+            out["reason"] = f"{len(missing)} obligation(s) not discharged, first: {missing[0]}"
+        else:
+            out["ok"] = True
+    elif status == "refuted":
+        if any(r["by"] for r in rows if r["side"] == "refute"):
+            out["ok"] = True
+        else:
+            out["reason"] = "no refutation obligation is discharged by a certificate"
+    else:
+        out["ok"] = True  # unknown claims nothing
+    return out
