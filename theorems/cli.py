@@ -16,7 +16,8 @@ import os
 import sys
 import time
 
-from solvers import certificates, parallel, trusted
+from solvers import certificates, parallel
+from solvers.trusted.core import MAX_WORK
 from theorems import __version__
 from theorems.core import Claim, ParameterError, Refused, get, registry
 
@@ -151,43 +152,42 @@ def print_table(records: list[dict]) -> None:
 # ------------------------------------------------------------------ verify
 
 
-def certificate_files(paths: list[str]) -> list[str]:
-    files = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, names in os.walk(path):
-                dirs.sort()
-                files += [os.path.join(root, n) for n in sorted(names) if n.endswith(CERT_SUFFIX)]
-        elif os.path.exists(path):
-            files.append(path)
-        else:
-            raise UsageError(f"no such file or folder: {path}")
-    return files
-
-
-def verify_file(path: str) -> str:
-    """Re-check one certificate against the installed claim's statement; raise on rejection."""
-    cert = certificates.read(path)
-    claims = registry()
-    if cert["claim"] not in claims:
-        raise certificates.CertificateError(f"no installed claim {cert['claim']!r}")
-    return trusted.check(cert, claims[cert["claim"]].statement_hash())
-
-
 def cmd_verify(args) -> int:
-    files = certificate_files(args.paths)
-    if not files:
-        raise UsageError(f"no certificates (*{CERT_SUFFIX}) under {', '.join(args.paths)}")
-    rejected = 0
-    for path in files:
-        try:
-            summary = verify_file(path)
-            print(f"accepted  {path}: {summary}")
-        except (certificates.CertificateError, OSError) as exc:
-            rejected += 1
-            print(f"REJECTED  {path}: {exc}")
-    print(f"\n{len(files) - rejected} accepted, {rejected} rejected")
-    return 0 if rejected == 0 else 1
+    """Stage 1, the isolated checker; stage 2, the binding to the installed claims (see theorems.verification)."""
+    from theorems import verification
+
+    for path in args.paths:
+        if not os.path.lexists(path):
+            raise UsageError(f"no such file or folder: {path}")
+    result = verification.verify(args.paths, args.max_work)
+    if result.error:
+        print(f"attnproof: error: {result.error}", file=sys.stderr)
+        return 1
+    if not result.certificates and not result.outcomes:
+        raise UsageError(f"no certificates (*{CERT_SUFFIX}) or outcome.json under {', '.join(args.paths)}")
+    print("stage 1: the trusted checker (its own process: standard library and python-flint only)")
+    for line in result.certificates:
+        if line["status"] == "accepted":
+            print(f"accepted  {line['path']}: {line['summary']}")
+        else:
+            print(f"{line['status']}  {line['path']}: {line['reason']}")
+    for out in result.outcomes:
+        point = ",".join(f"{k}={v}" for k, v in sorted(out.parameters.items())) if isinstance(out.parameters, dict) else "?"
+        verdict = "stands" if out.ok else "DOES NOT STAND"
+        print(f"\n{out.claim or out.path} [{point or 'default'}]: {out.status} {verdict}")
+        for ob in out.obligations:
+            mark = f"discharged by {ob['by']}" if ob["by"] else ("missing" if ob["side"] == "verify" else "not discharged")
+            print(f"  {ob['side']:<7} {ob['words']}  -- {mark}")
+        if not out.checked:
+            print(f"  REJECTED by the checker: {out.reason}")
+        print(f"  binding (stage 2): {out.binding}")
+    if result.foreign_modules:
+        print(f"\nwarning: the checker process loaded modules outside the standard library: {', '.join(result.foreign_modules)}")
+    accepted = sum(1 for c in result.certificates if c["status"] == "accepted")
+    standing = sum(1 for o in result.outcomes if o.ok)
+    print(f"\n{accepted} of {len(result.certificates)} certificate(s) accepted; "
+          f"{standing} of {len(result.outcomes)} outcome(s) stand")
+    return 0 if result.ok else 1
 
 
 # ------------------------------------------------------------------ report
@@ -305,8 +305,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the outcomes of a check (default {DEFAULT_OUT}); checked first if there are none")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("verify", help="re-check certificates (files, or folders searched for *.cert.json)")
+    p = sub.add_parser("verify", help="re-check certificates and the verdicts of outcome folders")
     p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--max-work", type=_positive_int, default=MAX_WORK, metavar="N",
+                   help=f"refuse a certificate asking for more elementary operations than this (default {MAX_WORK:.0e})")
     p.set_defaults(func=cmd_verify)
     return parser
 

@@ -1,0 +1,106 @@
+"""The checker as its own process: isolated, bounded, one line per file, never a traceback."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from solvers import certificates as C
+from theorems import verification
+
+RANK_LOWER = {"matrix": [[1, 2], [3, 4]], "rows": [0, 1], "cols": [0, 1], "prime": 101}
+
+
+def write(folder, name, cert):
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(cert if isinstance(cert, str) else json.dumps(cert))
+    return path
+
+
+def honest(kind="rank-lower", data=RANK_LOWER):
+    return C.make(kind, "test.claim", "s" * 64, {}, data)
+
+
+def test_the_checker_process_imports_only_the_standard_library_and_flint(tmp_path):
+    write(tmp_path, "a.cert.json", honest())
+    result = verification.run_checker([str(tmp_path)])
+    assert not result.error
+    assert [c["status"] for c in result.certificates] == ["accepted"]
+    assert result.certificates[0]["judgment"]["judgment"] == "rank-at-least"
+    assert result.foreign_modules == []
+
+
+HOSTILE = {
+    "dup.cert.json": '{"format": "attnproof-certificate", "format": "x"}',
+    "float.cert.json": '{"a": 1.5}',
+    "bigint.cert.json": "[" + "7" * 5000 + "]",
+    "deep.cert.json": "[" * 100_000 + "]" * 100_000,
+    "latin1.cert.json": b'{"a": "\xe9"}'.decode("latin-1"),
+    "truncated.cert.json": '{"format": ',
+    "list.cert.json": "[]",
+    "version-true.cert.json": json.dumps(honest() | {"version": True}),
+    "nonsense.cert.json": json.dumps(honest() | {"kind": "nonsense"}),
+    "type-confusion.cert.json": json.dumps(honest(data={"matrix": "x", "rows": {}, "cols": None, "prime": "7"})),
+    "huge-exponent.cert.json": json.dumps(honest(data=RANK_LOWER | {"matrix": [["1e1000000000", 0], [0, 1]]})),
+    "huge-prime.cert.json": json.dumps(honest(data=RANK_LOWER | {"prime": int("9" * 100)})),
+}
+
+
+def test_hostile_files_each_end_refused_or_rejected_and_the_run_goes_on(tmp_path):
+    for name, text in HOSTILE.items():
+        if name == "latin1.cert.json":
+            (tmp_path / name).write_bytes(b'{"a": "\xe9"}')
+        else:
+            write(tmp_path, name, text)
+    write(tmp_path, "zz-honest.cert.json", honest())
+    os.mkfifo(tmp_path / "fifo.cert.json")
+    os.symlink("/dev/zero", tmp_path / "zero.cert.json")
+    result = verification.run_checker([str(tmp_path)])
+    assert not result.error
+    status = {os.path.basename(c["path"]): c["status"] for c in result.certificates}
+    assert status.pop("zz-honest.cert.json") == "accepted"
+    assert set(status) == set(HOSTILE) | {"fifo.cert.json", "zero.cert.json"}
+    assert all(s in ("REFUSED", "REJECTED") for s in status.values()), status
+    for line in result.certificates:
+        assert "Traceback" not in line.get("reason", "")
+
+
+def test_a_plugin_cannot_change_what_the_checker_says(tmp_path):
+    """A claims module that replaces the in-process checker at import changes nothing in stage 1."""
+    plugin = tmp_path / "evil.py"
+    plugin.write_text(
+        "import pathlib, solvers.trusted as t, solvers.trusted.core as c\n"
+        "fake = lambda *a, **k: c.Accepted({'judgment': 'anything'}, 'forged')\n"
+        "t.check = c.check = fake\n"
+        "pathlib.Path('plugin-ran').write_text('yes')\n"
+        "CLAIMS = []\n"
+    )
+    folder = tmp_path / "out"
+    folder.mkdir()
+    write(folder, "forged.cert.json", honest() | {"kind": "nonsense", "statement": "wrong"})
+    write(folder, "outcome.json", {"claim": "kernel_rank.rank_one_short", "status": "verified", "parameters": {},
+                                   "statement": "wrong", "certificates": ["forged.cert.json"],
+                                   "obligations": {"verify": [], "refute": [], "reach": ""}})
+    env = dict(os.environ, ATTNPROOF_CLAIMS="evil")
+    done = subprocess.run([sys.executable, "-m", "theorems.cli", "verify", str(folder)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert (tmp_path / "plugin-ran").exists()  # the plugin did load, in the binding stage
+    assert done.returncode == 1
+    assert "REJECTED" in done.stdout and "unknown certificate kind" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_verify_refuses_work_above_the_limit_with_the_estimate(tmp_path):
+    write(tmp_path, "a.cert.json", honest())
+    result = verification.run_checker([str(tmp_path)], max_work=1)
+    assert result.certificates[0]["status"] == "REFUSED"
+    assert "operations" in result.certificates[0]["reason"]
+
+
+@pytest.mark.parametrize("argv", [["verify", "/nonexistent/path"], ["verify", "--max-work", "0", "."]])
+def test_verify_usage_errors_exit_2(argv):
+    done = subprocess.run([sys.executable, "-m", "theorems.cli", *argv], capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
