@@ -31,10 +31,10 @@ from solvers.trusted.core import discharges, encode
 
 STATUSES = ("verified", "refuted", "unknown")
 
-# What a claim's check establishes when it passes, strongest first: the rungs
-# the report uses to separate what a paper states from what was established.
+# The rungs a claim aims at, strongest first.  What an outcome *earned* is
+# computed by :func:`rung` from its discharged obligations, never from this.
 LADDER = {
-    "proved": "proved for all parameters (symbolic argument, exactly checked)",
+    "proved": "proved for every parameter (the discharged obligations cover every parameter)",
     "verified": "verified exactly up to a stated size",
     "searched": "searched with no counterexample (exhaustive or seeded random)",
     "open": "open conjecture",
