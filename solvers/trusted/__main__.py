@@ -82,7 +82,9 @@ def main(argv: list[str]) -> int:
             line = {"type": "outcome", "path": path, "ok": False, "reason": f"REFUSED: {exc}", "obligations": []}
         ok &= line["ok"]
         print(json.dumps(line, sort_keys=True), flush=True)
-    loaded = sorted({name.partition(".")[0] for name in sys.modules} - set(sys.stdlib_module_names) - {"flint", "solvers"})
+    # python-flint's Cython runtime registers "cython_runtime" and "_cython_*" modules of its own
+    loaded = sorted(name for name in {n.partition(".")[0] for n in sys.modules} - set(sys.stdlib_module_names)
+                    if name not in ("__main__", "flint", "solvers", "cython_runtime") and not name.startswith("_cython_"))
     print(json.dumps({"type": "done", "ok": ok, "foreign_modules": loaded}), flush=True)
     return 0 if ok else 1
 
