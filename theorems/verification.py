@@ -104,7 +104,7 @@ def bind(check: OutcomeCheck) -> None:
     from theorems.core import ParameterError, registry
 
     try:
-        record = parse.load(check.path)
+        record = parse.load(check.path, floats=True)
     except parse.Refused as exc:
         check.binding = f"cannot read the outcome again: {exc}"
         return

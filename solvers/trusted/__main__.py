@@ -76,7 +76,7 @@ def main(argv: list[str]) -> int:
         print(json.dumps(line, sort_keys=True), flush=True)
     for path in outcomes:
         try:
-            record = load(path)
+            record = load(path, floats=True)  # its wall-clock seconds
             line = verdict(path, record, results)
         except Refused as exc:
             line = {"type": "outcome", "path": path, "ok": False, "reason": f"REFUSED: {exc}", "obligations": []}

@@ -89,6 +89,8 @@ def test_new_scaffolds_a_conjecture_that_checks_and_verifies(tmp_path, monkeypat
 
         monkeypatch.setattr(my_conjecture, "value", lambda w, s: s + 1)
         assert main(["check", "my_conjecture", "--param", "m=12", "--out", "out2"]) == 1
+        record = json.loads((tmp_path / "out2" / "conjectures.my_conjecture" / "m=12" / "outcome.json").read_text())
+        assert record["status"] == "refuted"  # a certified counterexample discharges the refute obligation
     finally:
         core._REGISTRY.clear()
 

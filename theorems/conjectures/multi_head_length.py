@@ -30,8 +30,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from theorems import attention as att
-from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
+from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.kernel_rank import multi_head as mh
 
 
@@ -62,6 +61,27 @@ class MultiHeadLength(Claim):
                         "there are heads and a mixing with error < 1/2 on every sequence X of exact length H + 1"),
         )
 
+    def obligations(self, point: dict) -> Obligations:
+        """What the witnesses prove, one m at a time; the conjecture (every m) stays open.
+
+        verify: for each m = 1 .. m_max, some H rank-one heads with affine mixing solve every
+        sequence of exact length H+1 over {0,1}^m with error < 1/2.  refute: a certified
+        "no H rank-one heads solve exact length H+1 at m" for some m <= m_max would settle it.
+        """
+        H, n = point["H"], point["H"] + 1
+        model, half = f"kernel-heads-{H}", Fraction(1, 2)
+        ms = range(1, point["m_max"] + 1)
+        verify = tuple(
+            obligation(f"{H} rank-one head(s) with affine mixing solve every sequence of length {n} over {{0,1}}^{m} "
+                       "with error < 1/2", "solves", model=model, head="any", rank=1, alphabet="all", m=[m, m],
+                       lengths=[n], target="min-ip", tolerance=half)
+            for m in ms)
+        refute = tuple(
+            obligation(f"no {H} rank-one head(s) solve exact length {n} with error < 1/2 at m = {m}",
+                       "unsolvable", model=model, rank=1, m=[m, m], length=n, target="min-ip", tolerance=half)
+            for m in ms)
+        return Obligations(verify=verify, refute=refute, reach=f"m <= {point['m_max']}, length {n}")
+
     def validate(self, point: dict) -> None:
         if point["m_max"] > 4 and not point["search_rounds"]:
             raise ParameterError(
@@ -91,7 +111,7 @@ class MultiHeadLength(Claim):
             psis = self.witness(point, m)
             if psis is None and point["search_rounds"]:
                 found, floats = mh.search_heads(m, n, H, seed=point["seed"], rounds=point["search_rounds"], poll=ev.poll)
-                ev.fact(f"search_m{m}", f"best float worst error {found:.4f} (a search, not a verdict)")
+                ev.fact(f"search_m{m}_unchecked", f"best float worst error {found:.4f} (a search, not a verdict)")
                 if found < 0.5:
                     for denominator in (20, 100, 1000, 10000):
                         psis = [mh.rationalise(p, denominator) for p in floats]
@@ -100,7 +120,7 @@ class MultiHeadLength(Claim):
                     else:
                         psis = None
             if psis is None:
-                ev.fact(f"m{m}", "no witness found within the budget")
+                ev.fact(f"no_witness_m{m}_unchecked", "no witness found within the budget")
                 break
             sweep = mh.certified_heads(ev, psis, list(range(1 << m)), m, n, "all")
             if sweep is None:
@@ -110,13 +130,13 @@ class MultiHeadLength(Claim):
         ev.fact("heads", H)
         ev.fact("length", n)
         ev.fact("largest_m_with_witness", largest)
-        ev.fact("worst_errors", {m: e for m, e in worst.items()})
-        ev.fact("worst_errors_decimal", {m: f"{float(e):.4f}" for m, e in worst.items()})
+        ev.fact("worst_errors_unchecked", {m: e for m, e in worst.items()})
+        ev.fact("worst_errors_decimal_unchecked", {m: f"{float(e):.4f}" for m, e in worst.items()})
         ev.note(f"{H} rank-one head(s) solve exact length {n} for every m <= {largest} (certified witnesses); "
                 "open for larger m")
 
     def plots(self, record: dict) -> list[Plot]:
-        worst = record.get("facts", {}).get("worst_errors_decimal") or {}
+        worst = record.get("facts", {}).get("worst_errors_decimal_unchecked") or {}
         if not worst:
             return []
         ms = tuple(sorted(int(m) for m in worst))

@@ -44,8 +44,9 @@ from fractions import Fraction
 import sympy as sp
 
 from solvers import lp
+from solvers.trusted.core import digest
 from theorems import attention as att
-from theorems.core import Claim, Parameter, Statement
+from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import HEADS
 
 HALF = Fraction(1, 2)
@@ -427,6 +428,34 @@ class MultiHead(Claim):
             ),
         )
 
+    def obligations(self, point: dict) -> Obligations:
+        """The finite facts around the box identity, as the checker states them (the identity itself is symbolic).
+
+        * no single rank-one head solves exact length 3 with error < 1/2 at any m >= 4;
+        * some two rank-one heads with affine mixing solve every sequence of length 3 over {0,1}^4;
+        * for each pair type (|a|, |b|, <a,b>) at m = m_types (one pair a != b per type, from
+          ``pair_types``), some two rank-one heads solve every sequence of length 4 over {a, b}
+          (the alphabet is bound by the digest of its two bit strings).
+        """
+        mt = point["m_types"]
+
+        def two_heads(m: int, n: int, alphabet: str) -> dict:
+            return dict(model="kernel-heads-2", head="any", rank=1, alphabet=alphabet, m=[m, m], lengths=[n],
+                        target="min-ip", tolerance=HALF)
+
+        verify = [
+            obligation("no rank-one head (any readout) solves exact length 3 with error < 1/2 at any m >= 4",
+                       "unsolvable", model="kernel-heads-1", rank=1, m=[4, None], length=3, target="min-ip", tolerance=HALF),
+            obligation("two rank-one heads with affine mixing solve every sequence of length 3 over {0,1}^4 with error < 1/2",
+                       "solves", **two_heads(4, 3, "all")),
+        ]
+        for a, b in pair_types(mt):
+            pair = [att.bits(a, mt), att.bits(b, mt)]
+            verify.append(obligation(f"two rank-one heads solve every sequence of length 4 over the tokens {pair[0]}, {pair[1]} "
+                                     "with error < 1/2", "solves", **two_heads(mt, 4, digest(pair))))
+        return Obligations(verify=tuple(verify),
+                           reach=f"length 3 at m = 4 (one head: every m >= 4), length 4 over two token types at m = {mt}")
+
     def cost(self, point: dict) -> float:
         identity = {1: 0.05, 2: 0.1, 3: 0.5, 4: 12.0}[point["H_identity"]]
         types = point["m_types"] ** 3 * 0.01
@@ -436,22 +465,23 @@ class MultiHead(Claim):
         return [list(psi) for psi in TWO_HEADS_M4]
 
     def run(self, point: dict, ev) -> None:
-        # 1. The box identity, symbolically, and that H-fold boxes do not suffice.
+        # 1. The box identity, symbolically (sympy: no obligation), and that H-fold boxes do not suffice.
         for H in range(1, point["H_identity"] + 1):
             ev.poll()
             alt_yD, alt_D = box_identity(H)
-            ev.fact(f"box_identity_H{H}", f"alternating sums over a box on {H + 1} positions: y*D -> {alt_yD}, D -> {alt_D}")
+            ev.fact(f"symbolic_box_identity_H{H}", f"symbolic (sympy): alternating sums over a box on {H + 1} positions: "
+                    f"y*D -> {alt_yD}, D -> {alt_D}")
             if alt_yD != 0 or alt_D != 0:
                 ev.fail(f"the box identity fails for H = {H}", {"H": H, "yD": str(alt_yD)[:200], "D": str(alt_D)[:200]})
             short_yD, short_D = box_identity(H, varied=H)
-            ev.fact(f"box_identity_H{H}_on_{H}_positions_vanishes", short_yD == 0 and short_D == 0)
+            ev.fact(f"symbolic_box_identity_H{H}_on_{H}_positions_vanishes", short_yD == 0 and short_D == 0)
 
         # 2. H = 1: two boxes {a, b}^2 with queries a and b refute one rank-one head at m = 4.
         m = 4
         a, b = token("0101"), token("1010")
         boxes = [(a, [[a, b], [a, b]], [], 1), (b, [[a, b], [a, b]], [], 1)]
         same = self._same_as_sequence_rows(boxes)
-        ev.fact("H1_box_condition_equals_sequence_rows", same)
+        ev.fact("H1_box_condition_equals_sequence_rows_unchecked", same)
         if not same:
             ev.fail("for H = 1 the box condition differs from the sum of its four sequence rows", {"boxes": "0101/1010"})
         ys = box_refutation(1, boxes)
@@ -461,7 +491,7 @@ class MultiHead(Claim):
             ev.certify("box-refutation", {"m": m, "heads": 1, "length": 3, "boxes": [
                 [y, sign, att.bits(q, m), [[att.bits(u, m), att.bits(v, m)] for u, v in corners], []]
                 for y, (q, corners, _, sign) in zip(ys, boxes)]})
-            ev.fact("one_head_length_3_m4", "refuted: box conditions of queries 0101 and 1010 over {0101, 1010}^2, "
+            ev.fact("one_head_length_3_m4", "refuted at every m >= 4: box conditions of queries 0101 and 1010 over {0101, 1010}^2, "
                     f"multipliers {[str(y) for y in ys]}: " + "; ".join(
                         f"q={att.bits(q, m)}: " + _linear_form(box_condition(1, q, corners, [], 1), m) + " > 0"
                         for q, corners, _, _ in boxes))
@@ -471,8 +501,8 @@ class MultiHead(Claim):
         tokens = list(range(1 << m))
         sweep = certified_heads(ev, self.witness(point), tokens, m, 3, "all")
         if sweep is not None:
-            ev.fact("two_heads_length_3_m4_worst_error", sweep.worst)
-            ev.fact("two_heads_length_3_m4_worst_error_decimal", f"{float(sweep.worst):.4f}")
+            ev.fact("two_heads_length_3_m4_worst_error_unchecked", sweep.worst)
+            ev.fact("two_heads_length_3_m4_worst_error_decimal_unchecked", f"{float(sweep.worst):.4f}")
             ev.cover("two_heads_length_3_m4", {"sequences": sweep.inputs, "evaluated": sweep.points})
 
         # 4. Two token types never refute two heads (length H + 2 = 4).
@@ -481,26 +511,28 @@ class MultiHead(Claim):
         for a, b in pair_types(mt):
             ev.poll()
             psis, readouts = two_type_witness(a, b, mt, n)
-            pair = [a, b]
-            sw = sweep_contexts(layer_of(psis, readouts, pair), pair, n, ev.poll)
+            pair = [att.bits(a, mt), att.bits(b, mt)]
+            sw = sweep_contexts(layer_of(psis, readouts, [a, b]), [a, b], n, ev.poll)
             if sw.failure is not None:
                 ev.fail("the two-type witness errs by >= 1/2", {"m": mt, "sequence": [att.bits(x, mt) for x in sw.failure]})
                 return
             worst, count = max(worst, sw.worst), count + 1
             ev.certify("multi-head-exhaustive", {
-                "m": mt, "lengths": [n], "alphabet": [att.bits(a, mt), att.bits(b, mt)],
+                "m": mt, "lengths": [n], "alphabet": pair,
                 "heads": [{"phi": [[1], [1]], "psi": [[v] for v in psi], "readout": U} for psi, U in zip(psis, readouts)],
                 "target": "min-ip", "tolerance": HALF, "symmetry": "none",
             })
-        ev.fact(f"two_types_never_refute_two_heads_m{mt}", f"{count} pair types (|a|, |b|, <a,b>), worst error {worst}")
+        ev.fact(f"two_types_never_refute_two_heads_m{mt}", f"{count} pair types (|a|, |b|, <a,b>), one pair each: solved")
+        ev.fact(f"two_types_worst_error_m{mt}_unchecked", worst)
         ev.cover("pair_types", {"m": mt, "length": n, "pairs": count})
 
         # 5. The open case: two rank-one heads at length 4, m = 4.
         if point["search_rounds"]:
             best, _ = search_heads(4, 4, 2, seed=1, rounds=point["search_rounds"], poll=ev.poll)
-            ev.fact("two_heads_length_4_m4_search", f"best float worst error {best:.4f} (a search, not a verdict)")
-        ev.note("box identity for H <= %d; one rank-one head refuted at length 3, m = 4 (box certificate); two rank-one heads "
-                "solve it (exact witness); two token types never refute two heads; two heads at length 4, m = 4: open" % point["H_identity"])
+            ev.fact("two_heads_length_4_m4_search_unchecked", f"best float worst error {best:.4f} (a search, not a verdict)")
+        ev.note("box identity for H <= %d (symbolic, sympy); one rank-one head fails length 3 at every m >= 4 (box certificate); "
+                "two rank-one heads solve it at m = 4 (exact witness); two token types never refute two heads (m = %d); "
+                "two heads at length 4, m = 4: open" % (point["H_identity"], mt))
 
     @staticmethod
     def _same_as_sequence_rows(boxes) -> bool:

@@ -1,32 +1,79 @@
 """The open conjecture: H rank-one heads solve exact length H+1 for every m."""
 
+import copy
 from fractions import Fraction
 
 import pytest
 
 from solvers import certificates as C
 from solvers import trusted
-from theorems.core import ParameterError
+from theorems import attention as att
 from theorems.conjectures.multi_head_length import MultiHeadLength
+from theorems.core import ParameterError, first_discharging
+from theorems.kernel_rank import multi_head as mh
+from theorems.kernel_rank.multi_head import MultiHead
 
 
-def test_open_with_certified_witnesses_up_to_m4():
+def accepted(certs):
+    """(kind, judgment) of every certificate, re-checked from its data."""
+    return [(c["kind"], trusted.check(c).judgment) for c in certs]
+
+
+@pytest.fixture(scope="module")
+def outcome():
+    return MultiHeadLength().check()
+
+
+def test_open_with_every_witness_obligation_discharged(outcome):
     claim = MultiHeadLength()
-    out = claim.check()
-    assert out.status == "unknown" == claim.expected
-    assert out.facts["largest_m_with_witness"] == 4
-    assert all(e < Fraction(1, 2) for e in out.facts["worst_errors"].values())
-    assert [c["kind"] for c in out.certificates] == ["multi-head-exhaustive"] * 4
-    for cert in out.certificates:
-        assert "solve lengths [3]" in trusted.check(cert, claim.statement_hash())
-    assert "open" in out.message
+    assert outcome.status == "unknown" == claim.expected
+    assert "open" in outcome.message
+    needed = claim.obligations(claim.point())
+    assert outcome.obligations == needed.to_json() and needed.reach == "m <= 4, length 3"
+    assert len(needed.verify) == len(needed.refute) == 4
+    assert [c["kind"] for c in outcome.certificates] == ["multi-head-exhaustive"] * 4  # kept although unknown
+    judgments = accepted(outcome.certificates)
+    for o in needed.verify:
+        assert first_discharging(judgments, o), o.words
+    assert not any(first_discharging(judgments, o) for o in needed.refute)
+    assert outcome.facts["largest_m_with_witness"] == 4
+    assert all(e < Fraction(1, 2) for e in outcome.facts["worst_errors_unchecked"].values())
+
+
+def test_each_witness_proves_its_own_m_only(outcome):
+    needed = MultiHeadLength().obligations(MultiHeadLength().point()).verify
+    for i, cert in enumerate(outcome.certificates):
+        one = accepted([cert])
+        assert [bool(first_discharging(one, o)) for o in needed] == [j == i for j in range(4)]
+    # a witness at a raised tolerance is still accepted, but discharges nothing
+    loose = copy.deepcopy(outcome.certificates[-1])
+    loose["data"]["tolerance"] = 1
+    assert not any(first_discharging(accepted([loose]), o) for o in needed)
+
+
+def test_the_one_head_refutation_does_not_refute_two_heads():
+    claim = MultiHeadLength()
+    a, b = mh.token("0101"), mh.token("1010")
+    boxes = [(a, [[a, b], [a, b]], [], 1), (b, [[a, b], [a, b]], [], 1)]
+    ys = mh.box_refutation(1, boxes)
+    box = MultiHead().certificate("box-refutation", {}, {"m": 4, "heads": 1, "length": 3, "boxes": [
+        [y, 1, att.bits(q, 4), [[att.bits(u, 4), att.bits(v, 4)] for u, v in corners], []] for y, (q, corners, _, _) in zip(ys, boxes)]})
+    judgments = accepted([box])
+    assert judgments[0][1]["judgment"] == "unsolvable"
+    # no H = 1 head solves length 3 at m >= 4; that says nothing about two heads ...
+    assert not any(first_discharging(judgments, o) for o in claim.obligations(claim.point()).refute)
+    # ... and, for H = 1, it is about length 3, not the conjectured length 2
+    assert not any(first_discharging(judgments, o) for o in claim.obligations(claim.point({"H": 1})).refute)
 
 
 def test_one_head_is_uniform_attention_at_length_two():
     claim = MultiHeadLength()
-    out = claim.check(claim.point({"H": 1, "m_max": 3}))
+    point = claim.point({"H": 1, "m_max": 3})
+    out = claim.check(point)
     assert out.status == "unknown"
     assert out.facts["largest_m_with_witness"] == 3 and out.facts["length"] == 2
+    judgments = accepted(out.certificates)
+    assert all(first_discharging(judgments, o) for o in claim.obligations(point).verify)
 
 
 def test_beyond_the_stored_witnesses_a_search_is_required():
@@ -42,18 +89,18 @@ class _Broken(MultiHeadLength):
         return [[Fraction(1)] * (1 << m)] * 2
 
 
-def test_a_broken_witness_is_refuted_not_unknown():
+def test_a_broken_witness_leaves_its_obligation_undischarged():
     claim = _Broken()
-    out = claim.check(claim.point({"m_max": 4}))
-    assert out.status == "refuted"
-    assert "no readout" in out.message
+    point = claim.point({"m_max": 4})
+    out = claim.check(point)
+    assert out.status == "unknown"
+    assert out.message.startswith("not established") and "no readout" in out.message
     assert out.facts["largest_m_with_witness"] < 4
+    assert not first_discharging(accepted(out.certificates), claim.obligations(point).verify[-1])
 
 
-def test_a_tampered_witness_certificate_is_rejected():
-    claim = MultiHeadLength()
-    out = claim.check(claim.point({"m_max": 2}))
-    cert = out.certificates[-1]
+def test_a_tampered_witness_certificate_is_rejected(outcome):
+    cert = copy.deepcopy(outcome.certificates[1])
     cert["data"]["heads"][0]["readout"][3][0] = "1000"
     with pytest.raises(C.CertificateError):
         trusted.check(cert)
@@ -69,9 +116,11 @@ class _SearchFromScratch(MultiHeadLength):
 
 def test_a_searched_witness_is_rationalised_and_certified():
     claim = _SearchFromScratch()
-    out = claim.check(claim.point({"m_max": 2, "search_rounds": 2}))
+    point = claim.point({"m_max": 2, "search_rounds": 2})
+    out = claim.check(point)
     assert out.status == "unknown"
     assert out.facts["largest_m_with_witness"] == 2
-    assert "search" in out.facts["search_m2"]
+    assert "search" in out.facts["search_m2_unchecked"]
     assert len(out.certificates) == 2
-    assert "{0,1}^2" in trusted.check(out.certificates[-1], claim.statement_hash())
+    judgments = accepted(out.certificates)
+    assert all(first_discharging(judgments, o) for o in claim.obligations(point).verify)
