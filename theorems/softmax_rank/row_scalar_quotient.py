@@ -17,9 +17,16 @@ constant coordinate are the same phenomenon: rank L = 3 but visible r = 2 for
 3-dimensional generic queries, and the attention (hence every eps-rank) is
 that of the rank-2 logits without the constant coordinate.
 
-Checked: the invariance symbolically (sympy, general entries); on seeded
-random rational heads the key-bias / query-bias facts (row-shift and
-attention-differs certificates) and the visible dimensions exactly.
+What a verdict rests on (:meth:`RowScalarQuotient.obligations`; every
+matrix regenerated from the seed and named by its digest): on each seeded
+head the key bias gives the same attention (``same-attention``) and the
+query bias changes it (``attention-differs``, on every head where the query
+bias is not a per-query shift); on the constant-coordinate instance the
+same attention as the rank-2 logits, rank L = 3 exactly and visible r = 2;
+on the rank-one-projection instance the ranks and visible dimensions that
+show the biases.  The invariance for *every* L and c is the symbolic (sympy)
+step, reported as a ``symbolic_`` fact: the rung is "verified up to" the
+sizes checked, never "proved".
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ from fractions import Fraction
 import sympy as sp
 
 from solvers import exact
-from theorems.core import Claim, Parameter, ParameterError, Statement
+from solvers.trusted.core import digest
+from theorems.core import Claim, Obligations, Parameter, ParameterError, Statement, obligation
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import VISIBLE_DIMENSION
 
@@ -46,6 +54,100 @@ def affine(W, xs, bias) -> list[list[Fraction]]:
 
 def _vector(rng, d, h=5):
     return [Fraction(rng.randint(-h, h), rng.randint(1, 3)) for _ in range(d)]
+
+
+def row_shift(L, S) -> bool:
+    """Whether ``S = L + c 1^T`` for some c: exactly when ``rowsoftmax(S) = rowsoftmax(L)``
+    (softmax is injective up to a constant added to the row)."""
+    return all(len({b - a for a, b in zip(r, t)}) == 1 for r, t in zip(L, S))
+
+
+def transpose(M):
+    return [list(c) for c in zip(*M)]
+
+
+# the obligations' shapes (judgments of the ranks and intervals families), matrices named by digest
+def same(L, S, words: str):
+    return obligation(words, "same-attention", logits=digest(L), other=digest(S))
+
+
+def differs(L, S, words: str):
+    return obligation(words, "attention-differs", logits=digest(L), other=digest(S))
+
+
+def rank_bound(side: str, L, bound: int, words: str):
+    return obligation(words, f"rank-at-{side}", matrix=digest(L), rows=len(L), cols=len(L[0]), bound=bound)
+
+
+def visible(L, count: int, words: str):
+    return obligation(words, "singular-values-above", logits=digest(L), tau=0, count=count)
+
+
+def seeded_heads(point: dict) -> list[tuple]:
+    """For each seeded head: logits without bias ``L0``, with a key bias ``LK``, with a query bias ``LQ``.
+
+    Queries ``W_Q x_i (+ b_Q)``, keys ``W_K y_j (+ b_K)``, all rational, d-dimensional.
+    """
+    rng = random.Random(point["seed"])
+    n, N, d = point["n"], point["N"], point["d"]
+    out = []
+    for _ in range(point["heads"]):
+        X, Y = [_vector(rng, d) for _ in range(n)], [_vector(rng, d) for _ in range(N)]
+        WQ, WK = [_vector(rng, d) for _ in range(d)], [_vector(rng, d) for _ in range(d)]
+        bQ, bK = _vector(rng, d), _vector(rng, d)
+        zero = [Fraction(0)] * d
+        Q, K = affine(WQ, X, zero), affine(WK, Y, zero)
+        out.append((logits(Q, K), logits(Q, affine(WK, Y, bK)), logits(affine(WQ, X, bQ), K)))
+    return out
+
+
+def constant_coordinate(point: dict):
+    """(queries in Q^3, keys (k', 1)) of the first of 20 seeded attempts with rank L = 3 and
+    visible r = 2 (generic; search by exact ranks), or None."""
+    for attempt in range(20):
+        rng = random.Random(point["seed"] + 1 + 1000 * attempt)
+        queries = [_vector(rng, 3) for _ in range(point["n"])]
+        keys = [_vector(rng, 2) + [Fraction(1)] for _ in range(point["N"])]
+        L = logits(queries, keys)
+        if exact.rank(L) == 3 and D.visible_interaction_dimension(L) == 2:
+            return queries, keys
+    return None
+
+
+def rank_one_projections(point: dict):
+    """The first of 20 seeded attempts (search by exact ranks) where rank-one projections in
+    d = 2 show both biases in the ranks, or None.  Returns a dict of matrices:
+
+    * rank-one ``W_K = u v^T``: ``key`` = logits ``(Q u)(v^T Y)``, rank 1, visible r = 1;
+      ``key_bias`` = the same plus ``(Q b_K) 1^T``: rank 2, visible r still 1;
+    * rank-one ``W_Q = u v^T``: ``query`` = logits, visible r = 1; ``query_bias`` = the same
+      plus ``1 (K b_Q)^T``: visible r = 2;
+    * the factors proving ``rank(key) <= 1`` and ``rank(key_bias) <= 2``.
+    """
+    n, N, r = point["n"], point["N"], D.visible_interaction_dimension
+    for attempt in range(20):
+        rng = random.Random(point["seed"] + 2 + 1000 * attempt)
+        X, Y = [_vector(rng, 2) for _ in range(n)], [_vector(rng, 2) for _ in range(N)]
+        full = [_vector(rng, 2), _vector(rng, 2)]
+        u, v = _vector(rng, 2), _vector(rng, 2)
+        rank_one = [[a * b for b in v] for a in u]  # u v^T
+        bQ, bK, zero = _vector(rng, 2), _vector(rng, 2), [Fraction(0)] * 2
+        Q, K_biased = affine(full, X, zero), affine(rank_one, Y, bK)
+        found = {
+            "key": logits(Q, affine(rank_one, Y, zero)),
+            "key_bias": logits(Q, K_biased),
+            "query": logits(affine(rank_one, X, zero), affine(full, Y, zero)),
+            "query_bias": logits(affine(rank_one, X, bQ), affine(full, Y, zero)),
+            "key_factors": ([[sum((a * b for a, b in zip(q, u)), Fraction(0))] for q in Q],
+                            [[sum((a * b for a, b in zip(v, y)), Fraction(0)) for y in Y]]),
+            "key_bias_factors": (Q, transpose(K_biased)),
+            "attempt": attempt,
+        }
+        ranks = (exact.rank(found["key"]), exact.rank(found["key_bias"]), r(found["key"]), r(found["key_bias"]),
+                 r(found["query"]), r(found["query_bias"]))
+        if ranks == (1, 2, 1, 1, 1, 2):
+            return found
+    return None
 
 
 class RowScalarQuotient(Claim):
@@ -81,71 +183,76 @@ class RowScalarQuotient(Claim):
 
     def witness(self, point: dict):
         """The constant-coordinate instance: queries in Q^3, keys (k', 1) — rank L = 3, visible r = 2."""
-        rng = random.Random(point["seed"] + 1)
-        queries = [_vector(rng, 3) for _ in range(point["n"])]
-        keys = [_vector(rng, 2) + [Fraction(1)] for _ in range(point["N"])]
-        return queries, keys
+        return constant_coordinate(point)
+
+    def obligations(self, point: dict) -> Obligations:
+        """What the verdict rests on, every matrix regenerated from the seed (see the module docstring)."""
+        heads = seeded_heads(point)
+        verify = [same(L0, LK, f"head {h}: the key bias leaves the attention unchanged (L_K = L + c 1^T)") for h, (L0, LK, _) in enumerate(heads)]
+        moved = [h for h, (L0, _, LQ) in enumerate(heads) if not row_shift(L0, LQ)] or [0]  # [0]: no head shows it
+        verify += [differs(heads[h][0], heads[h][2], f"head {h}: the query bias changes the attention") for h in moved]
+        if (instance := constant_coordinate(point)) is not None:
+            queries, keys = instance
+            L, L2 = logits(queries, keys), logits([q[:2] for q in queries], [k[:2] for k in keys])
+            verify += [same(L2, L, "constant key coordinate: the same attention as the rank-2 logits"),
+                       rank_bound("least", L, 3, "constant key coordinate: rank L >= 3"),
+                       rank_bound("most", L, 3, "constant key coordinate: rank L <= 3"),
+                       visible(L, 2, "constant key coordinate: visible dimension rank(L P) = 2")]
+        if (found := rank_one_projections(point)) is not None:
+            verify += [rank_bound("most", found["key"], 1, "rank-one W_K: rank L <= 1"),
+                       visible(found["key"], 1, "rank-one W_K: visible r = 1 (so rank L = 1)"),
+                       rank_bound("least", found["key_bias"], 2, "rank-one W_K with key bias: rank L >= 2"),
+                       rank_bound("most", found["key_bias"], 2, "rank-one W_K with key bias: rank L <= 2"),
+                       visible(found["key_bias"], 1, "rank-one W_K with key bias: visible r stays 1"),
+                       visible(found["query"], 1, "rank-one W_Q: visible r = 1"),
+                       visible(found["query_bias"], 2, "rank-one W_Q with query bias: visible r = 2")]
+        return Obligations(verify=tuple(verify), reach=f"{point['n']} x {point['N']} logits, {point['heads']} heads of dimension {point['d']}")
 
     def run(self, point: dict, ev) -> None:
         self._symbolic(ev)
         self._constant_coordinate(point, ev)
         self._rank_one_projections(point, ev)
-        rng = random.Random(point["seed"])
-        n, N, d = point["n"], point["N"], point["d"]
-        dims = []
-        for h in range(point["heads"]):
-            X, Y = [_vector(rng, d) for _ in range(n)], [_vector(rng, d) for _ in range(N)]
-            WQ, WK = [_vector(rng, d) for _ in range(d)], [_vector(rng, d) for _ in range(d)]
-            bQ, bK = _vector(rng, d), _vector(rng, d)
-            zero = [Fraction(0)] * d
-            L0 = logits(affine(WQ, X, zero), affine(WK, Y, zero))
-            LK = logits(affine(WQ, X, zero), affine(WK, Y, bK))
-            LQ = logits(affine(WQ, X, bQ), affine(WK, Y, zero))
-            r0, rK, rQ = (D.visible_interaction_dimension(M) for M in (L0, LK, LQ))
-            dims.append({"no bias": r0, "key bias": rK, "query bias": rQ, "rank L with key bias": exact.rank(LK)})
-            if not D.is_row_shift(L0, LK):
+        shown = []
+        for h, (L0, LK, LQ) in enumerate(seeded_heads(point)):
+            if not row_shift(L0, LK):
                 ev.fail("a key bias changed the logits by more than a per-query constant", {"head": h})
                 return
-            if rK != r0:
-                ev.fail("a key bias changed the visible dimension", {"head": h, "r": r0, "r with key bias": rK})
-                return
             ev.certify("row-shift", {"logits": L0, "shifted": LK})
-            ev.certify("visible-dimension", {"logits": LQ, "tau": 0, "count": rQ})
-            # the query bias is visible: some attention entry moves
-            i, j = self._moved_entry(L0, LQ)
-            if i is None:  # a degenerate head (e.g. K b_Q constant): nothing to show, nothing refuted
-                ev.note(f"head {h}: the query bias left the attention unchanged (degenerate head)")
+            if row_shift(L0, LQ):  # K b_Q constant: a degenerate head, nothing to show
+                ev.note(f"head {h}: the query bias is a per-query shift here (degenerate head)")
+                shown.append({"key bias: same attention": True, "query bias: attention moves": "no: a per-query shift (degenerate head; unchecked)"})
             else:
+                i, j = self._moved_entry(L0, LQ)
                 ev.certify("attention-differs", {"logits": L0, "other": LQ, "row": i, "column": j})
+                shown.append({"key bias: same attention": True, "query bias: attention moves": True})
             ev.poll()
-        ev.fact("visible_dimensions", dims)
-        ev.cover("heads", {"count": point["heads"], "n": n, "N": N, "d": d})
-        ev.note(f"invariance symbolic; key bias invisible and query bias visible on {point['heads']} heads; constant coordinate: rank L = 3, visible r = 2")
+        ev.fact("heads", shown)
+        ev.cover("heads", {"count": point["heads"], "n": point["n"], "N": point["N"], "d": point["d"]})
+        ev.note(f"invariance symbolic (sympy); key bias invisible and query bias visible on {point['heads']} heads")
 
     @staticmethod
     def _moved_entry(L, M):
-        A, B = D.attention_floats(L), D.attention_floats(M)  # search only; the certificate decides
-        diff = abs(A - B)
-        i, j = divmod(int(diff.argmax()), diff.shape[1])
-        return (i, j) if diff[i, j] > 1e-12 else (None, None)
+        """The entry where the two attentions differ most in floats (search only; the certificate decides)."""
+        diff = abs(D.attention_floats(L) - D.attention_floats(M))
+        return divmod(int(diff.argmax()), diff.shape[1])
 
     def _constant_coordinate(self, point: dict, ev) -> None:
-        queries, keys = self.witness(point)
+        instance = self.witness(point)
+        if instance is None:
+            ev.note("constant coordinate: no generic instance (rank L = 3, r = 2) in 20 seeded attempts")
+            return
+        queries, keys = instance
         L = logits(queries, keys)
         L2 = logits([q[:2] for q in queries], [k[:2] for k in keys])
-        rank_L, r = exact.rank(L), D.visible_interaction_dimension(L)
-        ev.fact("constant_coordinate", {"rank L": rank_L, "visible r": r, "rank of the rank-2 logits": exact.rank(L2),
-                                        "same attention as the rank-2 logits": D.is_row_shift(L2, L)})
-        if not D.is_row_shift(L2, L) or r > 2:  # theorems: the constant coordinate is a per-query term
-            ev.fail("a constant key coordinate changed more than a per-query term", {"rank L": rank_L, "r": r})
-            return
-        if (rank_L, r) != (3, 2):  # generic, not a theorem: a degenerate seed shows nothing
-            ev.note(f"constant coordinate: this seed is degenerate (rank L = {rank_L}, r = {r})")
+        if not row_shift(L2, L):  # a theorem: the constant coordinate is a per-query term
+            ev.fail("a constant key coordinate changed more than a per-query term", {"queries": queries, "keys": keys})
             return
         rows, cols = exact.nonsingular_minor(L)
-        ev.certify("rank-lower", {"matrix": L, "rows": rows, "cols": cols, "prime": exact.DEFAULT_PRIME})
-        ev.certify("visible-dimension", {"logits": L, "tau": 0, "count": r})
         ev.certify("row-shift", {"logits": L2, "shifted": L})
+        ev.certify("rank-lower", {"matrix": L, "rows": rows, "cols": cols, "prime": exact.DEFAULT_PRIME})
+        ev.certify("rank-upper", {"matrix": L, "left": queries, "right": transpose(keys)})
+        ev.certify("visible-dimension", {"logits": L, "tau": 0, "count": 2})
+        ev.fact("constant_coordinate", {"rank L": 3, "visible r": 2, "same attention as the rank-2 logits": True})
 
     def _rank_one_projections(self, point: dict, ev) -> None:
         """Rank-one projections in d = 2 make both facts visible in the ranks.
@@ -153,41 +260,22 @@ class RowScalarQuotient(Claim):
         Rank-one W_K (``L = (Qw) c^T``): the key bias adds ``(Q b_K) 1^T`` —
         rank L goes 1 -> 2, the visible r stays 1.  Rank-one W_Q
         (``L = a (K u)^T``): the query bias adds ``1 (K b_Q)^T`` — r goes 1 -> 2.
+        These rank increases are generic: the first seeded instance where
+        they hold is shown.
         """
-        # The rank increases hold for generic data: the first seeded instance where they do is
-        # shown; the invisibility (r unchanged by a key bias) is a theorem and is checked on each.
-        for attempt in range(20):
-            rng = random.Random(point["seed"] + 2 + 1000 * attempt)
-            n, N = point["n"], point["N"]
-            X, Y = [_vector(rng, 2) for _ in range(n)], [_vector(rng, 2) for _ in range(N)]
-            full = [_vector(rng, 2), _vector(rng, 2)]
-            u, v = _vector(rng, 2), _vector(rng, 2)
-            rank_one = [[a * b for b in v] for a in u]  # u v^T
-            bQ, bK, zero = _vector(rng, 2), _vector(rng, 2), [Fraction(0)] * 2
-            key_L0 = logits(affine(full, X, zero), affine(rank_one, Y, zero))
-            key_LK = logits(affine(full, X, zero), affine(rank_one, Y, bK))
-            query_L0 = logits(affine(rank_one, X, zero), affine(full, Y, zero))
-            query_LQ = logits(affine(rank_one, X, bQ), affine(full, Y, zero))
-            r = D.visible_interaction_dimension
-            found = {
-                "rank-one W_K: rank L": exact.rank(key_L0), "rank L, key bias": exact.rank(key_LK),
-                "r": r(key_L0), "r, key bias": r(key_LK),
-                "rank-one W_Q: r": r(query_L0), "r, query bias": r(query_LQ),
-            }
-            if found["r, key bias"] != found["r"]:
-                ev.fail("a key bias changed the visible dimension", found)
-                return
-            if list(found.values()) == [1, 2, 1, 1, 1, 2]:
-                break
-        else:
+        found = rank_one_projections(point)
+        if found is None:
             ev.note("no generic rank-one instance in 20 seeded attempts; rank increases not shown")
             return
-        ev.fact("rank_one_projections", found | {"attempt": attempt})
-        rows, cols = exact.nonsingular_minor(key_LK)
-        ev.certify("rank-lower", {"matrix": key_LK, "rows": rows, "cols": cols, "prime": exact.DEFAULT_PRIME})
-        ev.certify("visible-dimension", {"logits": key_LK, "tau": 0, "count": 1})
-        ev.certify("visible-dimension", {"logits": query_L0, "tau": 0, "count": 1})
-        ev.certify("visible-dimension", {"logits": query_LQ, "tau": 0, "count": 2})
+        rows, cols = exact.nonsingular_minor(found["key_bias"])
+        ev.certify("rank-upper", {"matrix": found["key"], "left": found["key_factors"][0], "right": found["key_factors"][1]})
+        ev.certify("visible-dimension", {"logits": found["key"], "tau": 0, "count": 1})
+        ev.certify("rank-lower", {"matrix": found["key_bias"], "rows": rows, "cols": cols, "prime": exact.DEFAULT_PRIME})
+        ev.certify("rank-upper", {"matrix": found["key_bias"], "left": found["key_bias_factors"][0], "right": found["key_bias_factors"][1]})
+        for name, r in (("key_bias", 1), ("query", 1), ("query_bias", 2)):
+            ev.certify("visible-dimension", {"logits": found[name], "tau": 0, "count": r})
+        ev.fact("rank_one_projections", {"rank-one W_K: rank L": 1, "rank L, key bias": 2, "r": 1, "r, key bias": 1,
+                                         "rank-one W_Q: r": 1, "r, query bias": 2, "attempt": found["attempt"]})
 
     def _symbolic(self, ev) -> None:
         """softmax(l + c)_j - softmax(l)_j simplifies to 0 for symbolic l_1..l_3 and c."""
@@ -198,7 +286,8 @@ class RowScalarQuotient(Claim):
         q, k, b = sp.symbols("q k b", real=True)
         key_bias = sp.diff(sp.expand(q * (k + b) - q * k), k) == 0
         query_bias = sp.diff(sp.expand((q + b) * k - q * k), k) != 0
-        ev.fact("symbolic", {"invariance": all(dd == 0 for dd in diffs), "key bias is per-query": key_bias, "query bias is per-key": query_bias})
+        ev.fact("symbolic_invariance", {"rests on": "symbolic (sympy)", "invariance": all(dd == 0 for dd in diffs),
+                                        "key bias is per-query": key_bias, "query bias is per-key": query_bias})
         if not (all(dd == 0 for dd in diffs) and key_bias and query_bias):
             ev.unknown("the symbolic invariance did not simplify to 0")  # a symbolic step that does not go through proves nothing either way
 
