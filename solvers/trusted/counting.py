@@ -1,227 +1,314 @@
-"""Family: counting and decoding."""
+"""Family: counting and decoding of the Min-IP target from limited information.
+
+Tokens are bit strings of length m written as integers x in [0, 2^m)
+(coordinate i of the token is bit i - 1 of x).  For a sequence X with last
+token q the target is ``T(X) = min_{x in X} <x, q>`` (so ``T <= |q|``); for a
+prefix P and a query q, ``T(P, q) = T(P + (q,))``.  ``N_m(n)`` is the number
+of distinct functions ``q -> T(P, q)`` over prefixes P in ({0,1}^m)^(n-1).
+
+Judgments (canonical data, fields exactly as listed):
+
+* ``behaviour-counts {target, m, counts, bits}``: for each n = 2 .. len(counts)+1,
+  ``N_m(n) = counts[n-2]`` exactly, and ``bits[n-2] = ceil(log2 N_m(n))``: if
+  position n outputs T from q and a message S(P) that depends on the prefix
+  alone, S takes at least ``N_m(n)`` values, i.e. at least ``bits[n-2]`` bits.  (The sets of
+  functions are nested in n: equal consecutive counts mean constant from there.)
+* ``behaviours-at-least-power {target, m, lengths: [2, n_max]}``: ``N_m(n) >= m^(n-1)``
+  for every n with 2 <= n <= n_max, hence at least (n - 1) log2 m bits.
+* ``bits-at-least {channel: "two-way-cut", target, m, n, bits}``: every
+  deterministic protocol between a side holding a prefix P in ({0,1}^m)^(n-1)
+  and a side holding q that outputs ``T(P, q)`` exchanges at least ``bits``
+  bits on some input (rule: a larger ``bits`` implies a smaller one).
+* ``decodes {target, values, m, lengths}``: with uniform weights (feature rank
+  one) and scalar values v(x), ``h(X) = (1/n) sum_j v(x_j)``: any two sequences
+  over {0,1}^m whose lengths are in ``lengths`` with the same last token and
+  the same h have the same T, so one function of (q, h) returns T on all of
+  them.  ``values`` is ``{"sqrt": [p_0, ..]}`` (v(x) = sqrt p_x, distinct primes)
+  or ``{"power": B}`` (v(x) = B^x).
+* ``no-decoder {target, values, m, max_length}``: with values ``{"power": B}``,
+  two sequences over {0,1}^m of lengths <= max_length share q and h but not
+  T: no function of (q, h) returns T on every sequence of every length
+  1..max_length over {0,1}^m.
+
+Primes are tested only below ``PRIME_BOUND`` (2^62, where the test is exact).
+"""
 
 from __future__ import annotations
 
-import math
-from itertools import combinations_with_replacement, product
 from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import comb, gcd
 
 import flint
 
-from solvers.trusted.core import (
-    CertificateError, fmpq_matrix, integer, kind as _register, lcm_denominator, matrix, rational, require, token,
-)
+from solvers.trusted.core import integer, kind, listof, require
 
-# --- transitional aliases from the single-file checker (to be removed as this family is reworked)
-_require, _int, _matrix, _token, _lcm_den, _fmpq_mat = require, integer, matrix, token, lcm_denominator, fmpq_matrix
-TARGETS = ("min-ip",)
+PRIME_BOUND = 2**62  # primality is decided (deterministically) only below this
+MAX_BASE_BITS = 64  # a base B of at most this many bits (so B^x, x < 2^8, stays small)
+TARGET = "min-ip"
 
 
-def kind(name, *fields):
-    def register(function):
-        def returning_a_judgment(data):
-            return {"judgment": "unported:" + name}, function(data)
-        _register(name, *fields, work=lambda data: 0)(returning_a_judgment)
-        return function
-    return register
+def _len(value) -> int:
+    return len(value) if isinstance(value, list) else 0
 
 
-def _bound(tolerance: Fraction) -> str:
-    return "error exactly 0" if tolerance == 0 else f"error < {tolerance}"
+def _int(value, default: int = 0) -> int:
+    """A size for a work estimate: the int itself, or ``default`` for anything else (the checker rejects it)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def _within(error: Fraction, tolerance: Fraction) -> bool:
-    return error == 0 if tolerance == 0 else abs(error) < tolerance
+def _ceil_log2(count: int) -> int:
+    """``min{b >= 0 : 2^b >= count}`` for count >= 1."""
+    return (count - 1).bit_length()
 
 
-def _behaviour(prefix, m: int) -> tuple[int, ...]:
-    """``q -> T(prefix, q) = min(|q|, min_{x in prefix} <x, q>)`` over every query q in {0,1}^m."""
-    return tuple(min([q.bit_count()] + [(x & q).bit_count() for x in prefix]) for q in range(1 << m))
+def _target(sequence) -> int:
+    """``T(X) = min_{x in X} <x, q>``, q the last token (``<q, q> = |q|`` is among them)."""
+    q = sequence[-1]
+    return min((x & q).bit_count() for x in sequence)
 
 
-def _ceil_log2_from(count: int, bits) -> int:
-    """Check ``2^(b-1) < count``, i.e. ``log2 count > b - 1``: an integer number of bits >= log2 count is >= b."""
-    b = _int(bits, "bits", 0, 1 << 20)
-    _require(b == 0 or (1 << (b - 1)) < count, f"{b} bits is more than log2 {count} certifies")
-    return b
+def _tokens(values, name: str, m: int, low: int = 1, high: int | None = None) -> list[int]:
+    """A list (``name``) of ``low..high`` tokens, each an int in [0, 2^m)."""
+    return [integer(x, "token", 0, (1 << m) - 1) for x in listof(values, name, low, high)]
 
 
-@kind("prefix-behaviours", "m", "counts", "bits")
-def _prefix_behaviours(data: dict) -> str:
-    """Exact counts ``N(n)`` of the functions ``q -> T(prefix, q)`` over prefixes of length n - 1.
+def _prime(value) -> int:
+    """An int p with 2 <= p < 2^62 that is prime (larger ones are refused, not tested)."""
+    require(isinstance(value, int) and not isinstance(value, bool), "a prime must be an integer")
+    require(2 <= value < PRIME_BOUND, f"a prime must lie in [2, 2^62); got one of {value.bit_length()} bits")
+    p = value
+    require(flint.fmpz(p).is_prime(), f"{p} is not prime")
+    return p
 
-    The function of a prefix depends on its set of tokens only, and
-    ``T(P + x, q) = min(T(P, q), <x, q>)``; so the functions of length-(n-1)
-    prefixes are the functions of length-(n-2) prefixes and their pointwise
-    minima with one more token's ``q -> <x, q>``.  The checker builds these sets
-    level by level and compares their sizes with ``counts`` (n -> N(n)).  A
-    receiver whose output depends on the prefix only through a message from
-    a set of 2^B messages must separate the N(n) functions: ``B >= log2 N(n)``;
-    ``bits`` (n -> b) is checked to satisfy ``2^(b-1) < N(n)``.
+
+# ------------------------------------------------------------ behaviours
+
+
+def _behaviours_work(data) -> int:
+    m, counts = _int(data["m"]), data["counts"]
+    if not 1 <= m <= 5 or not isinstance(counts, list):
+        return 0
+    return 4**m * (1 + sum(_int(c) for c in counts[:-1]))
+
+
+@kind("prefix-behaviours", "m", "counts", work=_behaviours_work)
+def _prefix_behaviours(data: dict):
+    """``N_m(n) = counts[n-2]`` for n = 2 .. len(counts) + 1, by building the sets of functions.
+
+    ``q -> T(P, q)`` depends on the set of tokens of P only, and
+    ``T(P + (x,), q) = min(T(P, q), <x, q>)``; so the functions of length-(n-1)
+    prefixes are those of length-(n-2) prefixes together with their pointwise
+    minima with one more ``q -> <x, q>`` (for n = 2: the ``q -> <x, q>`` themselves,
+    as ``<x, q> <= |q|``).  Each level is compared with its count before the
+    next is built, so the work is ``4^m (1 + sum of the counts but the last)``.
     """
-    m = _int(data["m"], "m", 1, 6)
-    counts = {int(n): _int(v, "count", 1) for n, v in data["counts"].items()}
-    _require(set(data["bits"]) == set(data["counts"]), "bits and counts must name the same lengths")
-    lengths = sorted(counts)
-    _require(lengths == list(range(2, lengths[-1] + 1)), "counts must cover n = 2, 3, ... without gaps")
-    tokens = [_behaviour([x], m) for x in range(1 << m)]
-    level = set(tokens)
-    for n in lengths:
+    m = integer(data["m"], "m", 1, 5)
+    counts = [integer(c, "count", 1) for c in listof(data["counts"], "counts", 1, 64)]
+    generators = [tuple((x & q).bit_count() for q in range(1 << m)) for x in range(1 << m)]
+    level = set(generators)
+    for n, wanted in enumerate(counts, start=2):
         if n > 2:
-            level = level | {tuple(map(min, f, g)) for f in level for g in tokens}
-        _require(len(level) == counts[n], f"N({n}) = {len(level)} at m={m}, not {counts[n]}")
-    bits = {int(n): _ceil_log2_from(counts[int(n)], b) for n, b in data["bits"].items()}
-    return f"m={m}: N(n) = {[counts[n] for n in lengths]} for n = 2..{lengths[-1]}; bits received >= {[bits[n] for n in lengths]}"
+            level = level | {tuple(map(min, f, g)) for f in level for g in generators}
+        require(len(level) == wanted, f"N({n}) = {len(level)} at m={m}, not {wanted}")
+    bits = [_ceil_log2(c) for c in counts]
+    judgment = {"judgment": "behaviour-counts", "target": TARGET, "m": m, "counts": counts, "bits": bits}
+    return judgment, f"m={m}: N(n) = {counts} for n = 2..{len(counts) + 1}; at least {bits} bits into position n"
 
 
-@kind("fooling-family", "m", "queries", "tokens", "n_max")
-def _fooling_family(data: dict) -> str:
-    """``N(n) >= C(M, n-1) >= m^(n-1)`` for every n in 2..n_max: at least (n-1) log2 m bits.
+def _fooling_work(data) -> int:
+    M, n_max = _len(data["queries"]), _int(data["n_max"])
+    return M * M + n_max * (1 + (M + 5 * n_max) // 64) if 0 <= n_max <= M + 1 else 0
 
-    ``queries`` Q_1..Q_M and ``tokens`` t_1..t_M with ``|Q_j| >= 1`` and
-    ``<t_i, Q_j> = 0`` iff ``i = j`` (checked for every pair).  A prefix made of
-    n - 1 distinct tokens t_i, i in S, has ``T(prefix, Q_j) = 0`` iff j in S, so
-    distinct S give distinct functions: ``N(n) >= C(M, n-1)``.  The checker
-    then compares the integers ``C(M, n-1)`` and ``m^(n-1)``.
+
+@kind("fooling-family", "m", "queries", "tokens", "n_max", work=_fooling_work)
+def _fooling_family(data: dict):
+    """``N_m(n) >= C(M, n-1) >= m^(n-1)`` for every n in 2..n_max.
+
+    ``queries`` Q_1..Q_M (nonzero) and ``tokens`` t_1..t_M with
+    ``<t_i, Q_j> = 0`` iff i = j, checked on every pair.  A prefix of n - 1
+    distinct tokens t_i, i in S, has ``T(P, Q_j) = 0`` iff j in S, so distinct
+    sets S give distinct functions: ``N_m(n) >= C(M, n-1)`` for n - 1 <= M.
+    Then ``C(M, s) >= m^s`` is compared in integers for s = 1 .. n_max - 1.
     """
-    m = _int(data["m"], "m", 1, 16)
-    Q = [_int(x, "query", 1, (1 << m) - 1) for x in data["queries"]]
-    t = [_int(x, "token", 0, (1 << m) - 1) for x in data["tokens"]]
+    m = integer(data["m"], "m", 1, 24)
+    Q = [integer(x, "query", 1, (1 << m) - 1) for x in listof(data["queries"], "queries", 1)]
+    t = _tokens(data["tokens"], "tokens", m, len(Q), len(Q))
     M = len(Q)
-    _require(M == len(t) and M >= 1, "queries and tokens must pair up")
+    n_max = integer(data["n_max"], "n_max", 2, M + 1)
     for i, x in enumerate(t):
         for j, y in enumerate(Q):
-            _require(((x & y) == 0) == (i == j), f"<t_{i}, Q_{j}> = {(x & y).bit_count()}: the zero pattern is not diagonal")
-    n_max = _int(data["n_max"], "n_max", 2, M + 1)
+            require(((x & y) == 0) == (i == j), f"<t_{i}, Q_{j}> = {(x & y).bit_count()}: the zero pattern is not diagonal")
     binom, power = 1, 1
     for s in range(1, n_max):
         binom, power = binom * (M - s + 1) // s, power * m
-        _require(binom >= power, f"C({M}, {s}) = {binom} < {m}^{s}")
-    return f"m={m}: N(n) >= C({M}, n-1) >= {m}^(n-1) for n = 2..{n_max}: at least (n-1) log2 {m} bits"
+        require(binom >= power, f"C({M}, {s}) = {binom} < {m}^{s}")
+    judgment = {"judgment": "behaviours-at-least-power", "target": TARGET, "m": m, "lengths": [2, n_max]}
+    return judgment, f"m={m}: N(n) >= C({M}, n-1) >= {m}^(n-1) for n = 2..{n_max}: at least (n-1) log2 {m} bits"
 
 
-@kind("behaviour-rank", "m", "n", "prefixes", "queries", "prime")
-def _behaviour_rank(data: dict) -> str:
-    """``rank [T(P, q)]_{P, q} >= k`` over prefixes P of length n - 1 and queries q.
+def _rank_work(data) -> int:
+    k = _len(data["queries"])
+    return k**3 + k * k * _int(data["n"])
 
-    The checker builds the k x k matrix of Min-IP targets of the given
-    prefixes and queries itself and checks it nonsingular modulo the prime.
-    A two-way protocol across the cut (prefix | query) exchanging c bits
-    splits the matrix into <= 2^c constant rectangles, each of rank <= 1, so
-    ``c >= log2 k``.
+
+@kind("behaviour-rank", "m", "n", "prefixes", "queries", "prime", work=_rank_work)
+def _behaviour_rank(data: dict):
+    """Two-way across the cut (prefix | query): at least ``ceil(log2 k)`` bits.
+
+    The checker builds the k x k matrix ``T(P_i, q_j)`` of the given prefixes
+    (each of n - 1 tokens) and distinct queries and checks it nonsingular
+    modulo a prime p < 2^62, so the prefix x query matrix has rank >= k over Q.
+    The transcripts of a c-bit protocol cut that matrix into at most 2^c
+    rectangles on each of which the output depends on q alone (rank <= 1),
+    so ``2^c >= k``.
     """
-    m = _int(data["m"], "m", 1, 16)
-    n = _int(data["n"], "n", 2, 64)
-    prefixes = data["prefixes"]
-    queries = [_int(q, "query", 0, (1 << m) - 1) for q in data["queries"]]
+    m = integer(data["m"], "m", 1, 24)
+    n = integer(data["n"], "n", 2, 64)
+    queries = _tokens(data["queries"], "queries", m)
     k = len(queries)
-    _require(len(prefixes) == k and len(set(queries)) == k, "need k prefixes and k distinct queries")
-    rows = []
-    for p in prefixes:
-        tokens = [_int(x, "token", 0, (1 << m) - 1) for x in p]
-        _require(len(tokens) == n - 1, f"a prefix has {len(tokens)} tokens, not n - 1 = {n - 1}")
-        rows.append([min([q.bit_count()] + [(x & q).bit_count() for x in tokens]) for q in queries])
-    prime = _int(data["prime"], "prime", 2)
-    _require(flint.fmpz(prime).is_prime(), f"{prime} is not prime")
-    _require(k == 0 or flint.nmod_mat(k, k, [v % prime for r in rows for v in r], prime).rank() == k,
-             f"the {k} x {k} matrix of targets is singular modulo {prime}")
-    return f"m={m}, n={n}: the prefix x query target matrix has rank >= {k}: two-way across the cut >= log2 {k} bits"
+    require(len(set(queries)) == k, "the queries must be distinct")
+    prefixes = [_tokens(p, "prefix", m, n - 1, n - 1) for p in listof(data["prefixes"], "prefixes", k, k)]
+    prime = _prime(data["prime"])
+    entries = [_target(p + [q]) % prime for p in prefixes for q in queries]
+    require(flint.nmod_mat(k, k, entries, prime).rank() == k, f"the {k} x {k} matrix of targets is singular modulo {prime}")
+    bits = _ceil_log2(k)
+    judgment = {"judgment": "bits-at-least", "channel": "two-way-cut", "target": TARGET, "m": m, "n": n, "bits": bits}
+    return judgment, f"m={m}, n={n}: the prefix x query target matrix has rank >= {k}: two-way across the cut >= {bits} bits"
 
 
-def _sequences_up_to_context_order(m: int, lengths):
-    """Every sequence of the given lengths, one per context multiset (h ignores the context order)."""
+# --------------------------------------------------------------- decoding
+
+
+def _sequences(m: int, lengths):
+    """Every sequence of the given lengths, one per context multiset (h and T ignore the context order)."""
     for n in lengths:
         for q in range(1 << m):
             for context in combinations_with_replacement(range(1 << m), n - 1):
                 yield context + (q,)
 
 
-def _target(seq) -> int:
-    q = seq[-1]
-    return min((x & q).bit_count() for x in seq)
+def _count_sequences(m: int, lengths) -> int:
+    """How many :func:`_sequences` yields: 2^m multisets of n - 1 among 2^m tokens, per length n."""
+    return sum((1 << m) * comb(n - 2 + (1 << m), n - 1) for n in lengths)
 
 
-@kind("surd-decoding", "m", "primes", "max_length", "precision")
-def _surd_decoding(data: dict) -> str:
-    """With values ``sqrt p_x`` (distinct primes), ``(q, h)`` determines T on every sequence of length <= L.
+def _surd_work(data) -> int:
+    m, L, precision = _int(data["m"]), _int(data["max_length"]), _int(data["precision"])
+    if not (1 <= m <= 8 and 1 <= L <= 64):
+        return 0
+    return _count_sequences(m, range(1, L + 1)) * (1 << m) * (L + 1 + precision // 64)
 
-    Uniform weights (rank one) give ``h(X) = sum_x (c_x / n) sqrt p_x``, c_x the
-    multiplicity of token x.  Per query the checker collects the distinct
-    coefficient vectors over every sequence of length 1..L, reads T off each
-    vector's support (min over it of <x, q>), encloses each vector's real value
-    in a ball (arb, ``precision`` bits, endpoints compared as exact rationals)
-    and checks the balls pairwise disjoint: distinct vectors are distinct reals,
-    so T is a function of (q, h) on these sequences -- shown without the
-    linear independence of square roots of primes.
+
+@kind("surd-decoding", "m", "primes", "max_length", "precision", work=_surd_work)
+def _surd_decoding(data: dict):
+    """Values ``sqrt p_x`` (distinct primes): (q, h) determines T on every sequence of length 1..L.
+
+    ``h(X) = sum_x (c_x / n) sqrt p_x``, c_x the multiplicity of x.  Per query
+    the checker collects the distinct coefficient vectors ``(c_x / n)_x`` over
+    every sequence of length 1..L (as the primitive integer vector ``c / gcd(c)``,
+    equal exactly when the proportions are); one vector fixes the support of
+    X, hence T.
+    It encloses each vector's real value in a ball (arb, ``precision`` bits;
+    endpoints compared exactly, as integers times one power of two) and checks the balls pairwise
+    disjoint (sorted by left end, each ends before the next begins): distinct
+    vectors are distinct reals -- without the linear independence of square
+    roots of primes.
     """
-    m = _int(data["m"], "m", 1, 4)
-    L = _int(data["max_length"], "max_length", 1, 12)
-    primes = [_int(p, "prime", 2) for p in data["primes"]]
-    _require(len(primes) == 1 << m, f"need one prime per token: {1 << m}")
-    _require(len(set(primes)) == len(primes), "the primes must be distinct")
-    _require(all(flint.fmpz(p).is_prime() for p in primes), "every value must be the square root of a prime")
-    precision = _int(data["precision"], "precision", 53, 1 << 16)
+    m = integer(data["m"], "m", 1, 8)
+    L = integer(data["max_length"], "max_length", 1, 64)
+    primes = [_prime(p) for p in listof(data["primes"], "primes", 1 << m, 1 << m)]
+    require(len(set(primes)) == len(primes), "the primes must be distinct")
+    precision = integer(data["precision"], "precision", 53, 1 << 16)
     by_query: dict = {}
-    for seq in _sequences_up_to_context_order(m, range(1, L + 1)):
-        n = len(seq)
-        vector = tuple(Fraction(seq.count(x), n) for x in range(1 << m))
-        T = _target(seq)
-        _require(by_query.setdefault(seq[-1], {}).setdefault(vector, T) == T, "one coefficient vector with two targets")
+    for seq in _sequences(m, range(1, L + 1)):
+        counts = [0] * (1 << m)
+        for x in seq:
+            counts[x] += 1
+        g = gcd(*counts)
+        vector = tuple(c // g for c in counts)  # proportional counts <=> equal proportions c_x / n
+        require(by_query.setdefault(seq[-1], {}).setdefault(vector, _target(seq)) == _target(seq), "one coefficient vector with two targets")
     old = flint.ctx.prec
     flint.ctx.prec = precision
     try:
         roots = [flint.arb(p).sqrt() for p in primes]
         for q, vectors in by_query.items():
-            balls = []
+            ends = []  # (centre, radius) of each value as dyadic numbers (mantissa, exponent)
             for vector in vectors:
-                value = sum((flint.arb(flint.fmpq(c.numerator, c.denominator)) * r for c, r in zip(vector, roots) if c), flint.arb(0))
-                mid, rad = value.mid().man_exp(), value.rad().man_exp()
-                centre = Fraction(int(mid[0])) * Fraction(2) ** int(mid[1])
-                radius = Fraction(int(rad[0])) * Fraction(2) ** int(rad[1])
-                balls.append((centre - radius, centre + radius))
-            balls.sort()
+                value = sum((c * r for c, r in zip(vector, roots) if c), flint.arb(0)) / sum(vector)
+                ends.append(tuple(tuple(int(v) for v in part.man_exp()) for part in (value.mid(), value.rad())))
+            E = min(min(e, f) for (_, e), (_, f) in ends)  # exact integers at the common scale 2^E
+            balls = sorted(((a << (e - E)) - (r << (f - E)), (a << (e - E)) + (r << (f - E))) for (a, e), (r, f) in ends)
             for (_, hi), (lo, _) in zip(balls, balls[1:]):
-                _require(hi < lo, f"query {q}: two values of h are not separated at {precision} bits")
+                require(hi < lo, f"query {q}: two values of h are not separated at {precision} bits")
     finally:
         flint.ctx.prec = old
     classes = sum(len(v) for v in by_query.values())
-    return f"values sqrt(p_x), m={m}: (q, h) determines T on every sequence of length <= {L} ({classes} distinct h, all separated)"
+    judgment = {"judgment": "decodes", "target": TARGET, "values": {"sqrt": primes}, "m": m, "lengths": list(range(1, L + 1))}
+    return judgment, f"values sqrt(p_x), p = {primes}, m={m}: (q, h) determines T on every sequence of length 1..{L} ({classes} values of h, all separated)"
 
 
-@kind("base-decoding", "m", "base", "lengths")
-def _base_decoding(data: dict) -> str:
-    """With values ``B^x`` (uniform weights), ``(q, h)`` determines T on every sequence of the given lengths.
+def _base(value) -> int:
+    B = integer(value, "base", 2)
+    require(B.bit_length() <= MAX_BASE_BITS, f"the base has more than {MAX_BASE_BITS} bits")
+    return B
+
+
+def _power_size(m: int, base) -> int:
+    """Machine words of the largest value B^(2^m - 1), for a work estimate."""
+    return 1 + ((1 << m) * _int(base).bit_length()) // 64
+
+
+def _base_work(data) -> int:
+    m, lengths = _int(data["m"]), data["lengths"]
+    if not (1 <= m <= 8 and isinstance(lengths, list) and 1 <= len(lengths) <= 64 and all(1 <= _int(n) <= 64 for n in lengths)):
+        return 0
+    return _count_sequences(m, lengths) * max(lengths) * _power_size(m, data["base"]) + (1 << m) * _power_size(m, data["base"])
+
+
+@kind("base-decoding", "m", "base", "lengths", work=_base_work)
+def _base_decoding(data: dict):
+    """Values ``B^x``: (q, h) determines T on every sequence whose length is in ``lengths``.
 
     ``h(X) = sum_j B^{x_j} / n`` exactly; the checker groups every sequence of
-    the given lengths (context as a multiset) by ``(q, h)`` and checks each
-    group has one target: one decoder serves all these lengths at once.
+    the given lengths (context as a multiset) by ``(q, h)`` and requires one
+    target per group: one decoder serves all these lengths at once.
     """
-    m = _int(data["m"], "m", 1, 5)
-    B = _int(data["base"], "base", 2)
-    lengths = sorted({_int(n, "length", 1, 10) for n in data["lengths"]})
+    m = integer(data["m"], "m", 1, 8)
+    B = _base(data["base"])
+    lengths = [integer(n, "length", 1, 64) for n in listof(data["lengths"], "lengths", 1, 64)]
+    require(lengths == sorted(set(lengths)), "lengths must be strictly increasing")
+    power = [B**x for x in range(1 << m)]
     seen: dict = {}
-    for seq in _sequences_up_to_context_order(m, lengths):
-        key = (seq[-1], Fraction(sum(B**x for x in seq), len(seq)))
-        T = _target(seq)
-        _require(seen.setdefault(key, (T, seq))[0] == T, f"sequences {list(seen[key][1])} and {list(seq)} collide")
-    return f"values {B}^x, m={m}: (q, h) determines T on every sequence of lengths {lengths} ({len(seen)} values of (q, h))"
+    for seq in _sequences(m, lengths):
+        key = (seq[-1], Fraction(sum(power[x] for x in seq), len(seq)))
+        first = seen.setdefault(key, seq)
+        require(_target(first) == _target(seq), f"sequences {list(first)} and {list(seq)} collide")
+    judgment = {"judgment": "decodes", "target": TARGET, "values": {"power": B}, "m": m, "lengths": lengths}
+    return judgment, f"values {B}^x, m={m}: (q, h) determines T on every sequence of lengths {lengths} ({len(seen)} values of (q, h))"
 
 
-@kind("decoding-collision", "m", "base", "sequences")
-def _decoding_collision(data: dict) -> str:
-    """Two sequences with the same query and the same ``h = sum_j B^{x_j} / n`` but different targets.
+def _collision_work(data) -> int:
+    m, seqs = _int(data["m"]), data["sequences"]
+    if not (1 <= m <= 8 and isinstance(seqs, list)):
+        return 0
+    return sum(_len(s) for s in seqs) * _power_size(m, data["base"])
 
-    So no function of (q, h) returns T on both: values ``B^x`` do not serve both lengths.
+
+@kind("decoding-collision", "m", "base", "max_length", "sequences", work=_collision_work)
+def _decoding_collision(data: dict):
+    """Two sequences of lengths <= max_length, one query, one ``h = sum_j B^{x_j} / n``, two targets.
+
+    No function of (q, h) returns T on both: values ``B^x`` admit no decoder
+    for every length 1..max_length at this m.
     """
-    m = _int(data["m"], "m", 1, 16)
-    B = _int(data["base"], "base", 2)
-    seqs = data["sequences"]
-    _require(isinstance(seqs, list) and len(seqs) == 2, "give exactly two sequences")
-    X, Y = ([_int(x, "token", 0, (1 << m) - 1) for x in s] for s in seqs)
-    _require(X and Y and X[-1] == Y[-1], "the two sequences must end with the same query")
+    m = integer(data["m"], "m", 1, 8)
+    B = _base(data["base"])
+    L = integer(data["max_length"], "max_length", 1, 10**6)
+    X, Y = (_tokens(s, "sequence", m, 1, L) for s in listof(data["sequences"], "sequences", 2, 2))
+    require(X[-1] == Y[-1], "the two sequences must end with the same query")
     hX, hY = Fraction(sum(B**x for x in X), len(X)), Fraction(sum(B**x for x in Y), len(Y))
-    _require(hX == hY, f"h differs: {hX} vs {hY}")
-    _require(_target(X) != _target(Y), "the targets agree: not a collision")
-    return f"values {B}^x, m={m}: {X} and {Y} share q and h = {hX} but T = {_target(X)} vs {_target(Y)}"
-
-
+    require(hX == hY, f"h differs: {hX} vs {hY}")
+    require(_target(X) != _target(Y), "the targets agree: not a collision")
+    judgment = {"judgment": "no-decoder", "target": TARGET, "values": {"power": B}, "m": m, "max_length": L}
+    return judgment, f"values {B}^x, m={m}: {X} and {Y} share q and h = {hX} but T = {_target(X)} vs {_target(Y)}: no decoder for lengths 1..{L}"

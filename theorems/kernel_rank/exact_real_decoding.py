@@ -37,12 +37,14 @@ import sympy as sp
 
 from solvers import radicals
 from theorems import attention as att
-from theorems.core import Claim, Parameter, Statement
+from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import EXACT_REAL
 
 _m = sp.Symbol("m", integer=True, positive=True)
 _n = sp.Symbol("n", integer=True, positive=True)
 _X, _q, _h = sp.symbols("X q h")
+
+PRIMES = (2, 3, 5, 7, 11, 13, 17, 19)  # p_x = the (x+1)-th prime, for the tokens x of {0,1}^m, m <= 3
 
 PREMISE = ("square roots of distinct primes are linearly independent over Q "
            "(A. S. Besicovitch, On the linear independence of fractional powers of integers, J. London Math. Soc. 15 (1940)); "
@@ -130,16 +132,38 @@ class ExactRealDecoding(Claim):
     def cost(self, point: dict) -> float:
         from math import comb
 
-        surd = (1 << point["m"]) * comb(point["L"] - 1 + (1 << point["m"]), 1 << point["m"]) * 4e-4
+        surd = (1 << point["m"]) * comb(point["L"] - 1 + (1 << point["m"]), 1 << point["m"]) * 4e-5
         size = 1 << point["m_rational"]
-        rational = sum((size * comb(n - 1 + size, size)) * 1e-4 for n in (point["n_max"], point["L_rational"]))
+        rational = sum((size * comb(n - 1 + size, size)) * 5e-5 for n in (point["n_max"], point["L_rational"]))
         return 2 * surd + 2 * rational + 0.5
+
+    def obligations(self, point: dict) -> Obligations:
+        """One decoder of (q, h), checked exactly on every sequence up to the stated lengths.
+
+        Values sqrt(p_x) at m for every length 1..L (premise-free, by separated balls);
+        values (n+1)^x at m_rational for each exact length n <= n_max; values
+        (2 L^2 + 1)^x at m_rational for every length 1..L_rational at once.  Every
+        longer length rests on the cited premise (Besicovitch), which is no obligation.
+        """
+        m, L, mr, Lr = point["m"], point["L"], point["m_rational"], point["L_rational"]
+        primes, base = list(PRIMES[: 1 << m]), 2 * Lr * Lr + 1
+
+        def decodes(words: str, values: dict, m: int, lengths: list[int]):
+            return obligation(f"{words}: one function of (q, h) returns T on every sequence over {{0,1}}^{m} "
+                              f"of length in {lengths}", "decodes", target="min-ip", values=values, m=m, lengths=lengths)
+
+        verify = [decodes(f"values sqrt(p_x), p = {primes}", {"sqrt": primes}, m, list(range(1, L + 1)))]
+        verify += [decodes(f"values {n + 1}^x", {"power": n + 1}, mr, [n]) for n in range(1, point["n_max"] + 1)]
+        verify.append(decodes(f"values {base}^x (B = 2L^2 + 1)", {"power": base}, mr, list(range(1, Lr + 1))))
+        reach = (f"m = {m}, lengths 1..{L} (values sqrt p_x); m = {mr}: each length n <= {point['n_max']} (B = n + 1) "
+                 f"and lengths 1..{Lr} at once (B = {base}); longer lengths only under the cited premise, not checked")
+        return Obligations(verify=tuple(verify), reach=reach)
 
     def witness(self, point: dict) -> radicals.Multiquadratic:
         return radicals.Multiquadratic(radicals.first_primes(1 << point["m"]))
 
     def run(self, point: dict, ev) -> None:
-        ev.fact("premise", PREMISE)
+        ev.fact("premise_cited_unchecked", PREMISE)
         m, L = point["m"], point["L"]
         field = self.witness(point)
         ev.fact("values", {att.bits(x, m): f"sqrt({p})" for x, p in enumerate(field.primes)})

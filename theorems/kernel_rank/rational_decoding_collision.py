@@ -11,8 +11,10 @@ values B^x and the targets stay the same).
 The check searches L = 1, 2, ... and, per L, m = 1..m_max, every sequence up
 to the order of its context, and returns the smallest collision: least L,
 then least m, then least total length, then the lexicographically first
-pair.  For L <= 3 no m can collide (a case analysis of base-4 digits, in
-the docs page), which the search confirms for m <= m_max.  The sound
+pair.  Each (L, m) searched without a collision is certified
+(``base-decoding``), the collision too (``decoding-collision``).  For L <= 3
+no m can collide (a case analysis of base-4 digits, in the docs page), which
+the search confirms for m <= m_max.  The sound
 reading that does serve all lengths <= L is ``B = 2L^2 + 1`` (``kernel_rank.exact_real_decoding``).
 """
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 import sympy as sp
 
 from theorems import attention as att
-from theorems.core import Claim, Parameter, Statement
+from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank.exact_real_decoding import base_output, sequences
 from theorems.kernel_rank import EXACT_REAL
 
@@ -72,6 +74,18 @@ class RationalDecodingCollision(Claim):
 
         return sum((1 << m) * comb(L - 1 + (1 << m), 1 << m) * 2e-5 for L in range(1, point["L_max"] + 1) for m in range(1, point["m_max"] + 1)) + 0.3
 
+    def obligations(self, point: dict) -> Obligations:
+        """For each L <= L_max and m <= m_max, values (L+1)^x: a decoder of (q, h) for lengths 1..L (verify),
+        or two sequences of lengths <= L sharing q and h but not T (refute; one such pair refutes the statement)."""
+        pairs = [(L, m) for L in range(1, point["L_max"] + 1) for m in range(1, point["m_max"] + 1)]
+        verify = tuple(obligation(f"values {L + 1}^x: one function of (q, h) returns T on every sequence over {{0,1}}^{m} "
+                                  f"of every length 1..{L}", "decodes", target="min-ip", values={"power": L + 1}, m=m,
+                                  lengths=list(range(1, L + 1))) for L, m in pairs)
+        refute = tuple(obligation(f"values {L + 1}^x: two sequences over {{0,1}}^{m} of length <= {L} share q and h "
+                                  "but not T", "no-decoder", target="min-ip", values={"power": L + 1}, m=m, max_length=L)
+                       for L, m in pairs)
+        return Obligations(verify=verify, refute=refute, reach=f"L <= {point['L_max']}, m <= {point['m_max']}")
+
     def witness(self, point: dict) -> None:
         return None
 
@@ -84,6 +98,7 @@ class RationalDecodingCollision(Claim):
                 found = collisions(m, L, base)
                 if not found:
                     searched.append({"L": L, "m": m})
+                    ev.certify("base-decoding", {"m": m, "base": base, "lengths": list(range(1, L + 1))})
                     continue
                 a, b = found[0]
                 ev.cover("searched_without_collision", searched)
@@ -93,8 +108,8 @@ class RationalDecodingCollision(Claim):
                     "as_integers": [list(a), list(b)],
                     "h": base_output(base, a), "targets": [att.min_ip_target(a), att.min_ip_target(b)],
                 })
-                ev.fact("collisions_at_smallest", len(found))
-                ev.certify("decoding-collision", {"m": m, "base": base, "sequences": [list(a), list(b)]})
+                ev.fact("collisions_at_smallest_unchecked", len(found))
+                ev.certify("decoding-collision", {"m": m, "base": base, "max_length": L, "sequences": [list(a), list(b)]})
                 ev.fail(
                     f"B = L + 1 = {base} collides at L = {L}, m = {m}: {list(a)} and {list(b)} share q and h = {base_output(base, a)}",
                     {"L": L, "m": m, "base": base, "sequences": [[att.bits(x, m) for x in a], [att.bits(x, m) for x in b]]},

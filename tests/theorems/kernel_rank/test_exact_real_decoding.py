@@ -1,29 +1,45 @@
-import copy
-
 import pytest
 from hypothesis import given, strategies as st
 
-from solvers import certificates as C
 from solvers import radicals, trusted
 from theorems import attention as att
+from theorems.core import first_discharging
 from theorems.kernel_rank import exact_real_decoding as k8
 from theorems.kernel_rank.exact_real_decoding import ExactRealDecoding
 
 SMALL = {"m": 2, "L": 4, "m_rational": 2, "n_max": 3, "L_rational": 3, "precision": 128}
 
 
-def envelope(kind, data):
-    return C.make(kind, "test.claim", "s" * 64, {}, data)
-
-
-def test_verified_and_the_premise_is_shown():
+@pytest.fixture(scope="module")
+def outcome():
     claim = ExactRealDecoding()
-    outcome = claim.check(claim.point(SMALL))
+    return claim.check(claim.point(SMALL))
+
+
+def test_verified_and_the_premise_is_shown(outcome):
     assert outcome.status == "verified", outcome.message
-    assert "cited, not checked" in outcome.facts["premise"]
+    assert "cited, not checked" in outcome.facts["premise_cited_unchecked"]
     assert outcome.facts["values"]["11"] == "sqrt(7)"
     kinds = [c["kind"] for c in outcome.certificates]
     assert kinds == ["surd-decoding"] + ["base-decoding"] * 4
+
+
+def test_every_obligation_is_discharged_and_the_reach_names_the_lengths(outcome):
+    claim = ExactRealDecoding()
+    needed = claim.obligations(claim.point(SMALL))
+    judgments = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
+    assert [first_discharging(judgments, o) for o in needed.verify] == ["surd-decoding"] + ["base-decoding"] * 4
+    assert needed.verify[0].judgment["values"] == {"sqrt": [2, 3, 5, 7]}
+    assert needed.reach != "all" and "lengths 1..4" in needed.reach and "premise, not checked" in needed.reach
+    assert outcome.obligations == needed.to_json()
+
+
+def test_certificates_of_another_point_do_not_discharge(outcome):
+    claim = ExactRealDecoding()
+    judgments = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
+    for other, index in (({"L": 5}, 0), ({"m": 3}, 0), ({"L_rational": 4}, -1), ({"m_rational": 3}, 1)):
+        needed = claim.obligations(claim.point(SMALL | other))
+        assert first_discharging(judgments, needed.verify[index]) is None, other
 
 
 @given(st.lists(st.integers(0, 7), min_size=1, max_size=9))
@@ -48,30 +64,12 @@ class _RepeatedPrime(ExactRealDecoding):
         return field
 
 
-def test_a_repeated_prime_is_refuted():
+def test_a_repeated_prime_is_not_verified():
     claim = _RepeatedPrime()
     outcome = claim.check(claim.point(SMALL))
-    assert outcome.status == "refuted"
+    assert outcome.status == "unknown" and "rejected the surd-decoding" in outcome.message
 
 
 def test_the_field_refuses_a_repeated_prime():
     with pytest.raises(ValueError, match="distinct"):
         radicals.Multiquadratic([2, 3, 3, 5])
-
-
-def test_the_checker_rejects_a_repeated_prime_and_a_composite():
-    data = {"m": 2, "primes": [2, 3, 5, 7], "max_length": 4, "precision": 128}
-    assert "separated" in trusted.check(envelope("surd-decoding", data))
-    with pytest.raises(C.CertificateError, match="distinct"):
-        trusted.check(envelope("surd-decoding", data | {"primes": [2, 3, 3, 7]}))
-    with pytest.raises(C.CertificateError, match="prime"):
-        trusted.check(envelope("surd-decoding", data | {"primes": [2, 3, 4, 7]}))
-
-
-def test_the_checker_rejects_a_base_that_collides():
-    ok = {"m": 2, "base": 4, "lengths": [3]}
-    assert "determines T" in trusted.check(envelope("base-decoding", ok))
-    with pytest.raises(C.CertificateError, match="collide"):
-        trusted.check(envelope("base-decoding", {"m": 2, "base": 2, "lengths": [4]}))  # 1 + 1 + 4 + 2 = 2 + 2 + 2 + 2
-    with pytest.raises(C.CertificateError, match="collide"):
-        trusted.check(envelope("base-decoding", {"m": 2, "base": 5, "lengths": [1, 2, 3, 4]}))
