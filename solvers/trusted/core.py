@@ -70,15 +70,22 @@ def rational(value, name: str = "number") -> Fraction:
     """An int (not a boolean) or a string ``"p"`` / ``"p/q"`` with q > 0 — nothing else."""
     if isinstance(value, int) and not isinstance(value, bool):
         return Fraction(value)
-    require(isinstance(value, str) and _RATIONAL.fullmatch(value) is not None, f"{name} must be an int or a string 'p/q', got {str(value)[:40]!r}")
+    require(isinstance(value, str) and _RATIONAL.fullmatch(value) is not None, f"{name} must be an int or a string 'p/q', got {shown(value)!r}")
     p, _, q = value.partition("/")
     require(not q or int(q) > 0, f"{name} has a zero denominator")
     return Fraction(int(p), int(q or 1))
 
 
+def shown(value) -> str:
+    """A value for a message: long integers by their size (printing one can itself fail)."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"<an integer of {value.bit_length()} bits>"
+    return str(value)[:60]
+
+
 def integer(value, name: str, low: int = 0, high: int | None = None) -> int:
     require(isinstance(value, int) and not isinstance(value, bool), f"{name} must be an integer")
-    require(value >= low and (high is None or value <= high), f"{name}={value} outside [{low}, {high}]")
+    require(value >= low and (high is None or value <= high), f"{name}={shown(value)} outside [{low}, {high}]")
     return value
 
 
@@ -259,7 +266,9 @@ def check(cert, max_work: int = MAX_WORK) -> Accepted:
         if estimate > max_work:
             raise Refused(f"{name}: asks for about {estimate:.3g} operations, above the limit of {max_work:.3g} (raise --max-work)")
         judgment, summary = function(data)
-    except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError, RecursionError) as exc:
+    except (CertificateError, Refused):
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError, RecursionError) as exc:
         # a safety net: each kind validates its data, so reaching this is a malformed file, never an acceptance
         raise CertificateError(f"{name}: malformed data ({type(exc).__name__}: {str(exc)[:80]})") from None
     return Accepted(encode(judgment), summary)

@@ -160,3 +160,10 @@ def test_digest_is_canonical_in_exact_values():
     assert core.digest([Fraction(1, 2)]) != core.digest([Fraction(1, 3)])
     assert core.digest({"b": 1, "a": 2}) == core.digest({"a": 2, "b": 1})
     assert json.loads(json.dumps(core.encode({"x": Fraction(3, 6)}))) == {"x": "1/2"}
+
+
+def test_messages_about_huge_integers_never_fail_themselves():
+    with pytest.raises(CertificateError, match="bits"):
+        core.integer(10**5000, "m", 0, 10)
+    with pytest.raises(CertificateError, match="bits"):
+        core.integer(-(10**5000), "m")
