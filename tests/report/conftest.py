@@ -1,21 +1,34 @@
 import pytest
 
+from theorems import core
 from theorems.cli import main
 
-FINISHED = ["kernel_rank.rank_one_short", "kernel_rank.softmax_three_tokens"]
-SMALL = ["--param", "rank_one_short:m=3", "--param", "m_statistic=20",
-         "--param", "softmax_three_tokens:m=20", "--param", "m_tables=2", "--param", "m_rank=3", "--param", "n_max=6"]
+from .toy import CLAIMS
+
+TOYS = [c.id for c in CLAIMS]
+SMALL = ["--param", "diagonal_rank:n=3"]
 
 
-@pytest.fixture(scope="session")
-def outcomes(tmp_path_factory):
-    """The two finished claims checked at small parameters (each well under a second)."""
+@pytest.fixture(scope="package", autouse=True)
+def toys():
+    """The two test claims, installed for the report's tests only (removed after them)."""
+    core.registry()  # discover the built-in claims first
+    for claim in CLAIMS:
+        core.register(claim)
+    yield CLAIMS
+    for claim in CLAIMS:
+        core._REGISTRY.pop(claim.id, None)
+
+
+@pytest.fixture(scope="package")
+def outcomes(toys, tmp_path_factory):
+    """The two test claims checked (a fraction of a second)."""
     out = tmp_path_factory.mktemp("outcomes") / "latest"
-    assert main(["check", *FINISHED, *SMALL, "--jobs", "1", "--out", str(out)]) == 0
+    assert main(["check", *TOYS, *SMALL, "--jobs", "1", "--out", str(out)]) == 0
     return out
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site(outcomes, tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     assert main(["report", "--outcomes", str(outcomes), "--out", str(out)]) == 0

@@ -108,27 +108,36 @@ def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
     browser.get((site / "index.html").as_uri())
     assert browser.title == "attnproof — proof report"
     index = assert_rendered(browser, "index.html")
-    assert browser.find_elements(By.ID, "not-as-expected") == []  # both outcomes are as expected
+    assert browser.find_elements(By.ID, "not-as-expected") == []  # both outcomes stand, as expected
+    assert "what the trusted checker accepted" in index["text"]
     nodes = browser.find_elements(By.CSS_SELECTOR, "svg.graph a.node")
     assert len(nodes) >= 2
     screenshot(browser, "report-index.png")
 
-    # follow the graph: click the node of the softmax claim
-    node = browser.find_element(By.CSS_SELECTOR, 'svg.graph a.node[data-claim="kernel_rank.softmax_three_tokens"] rect')
+    # follow the graph: click the node of the claim proved for every parameter
+    node = browser.find_element(By.CSS_SELECTOR, 'svg.graph a.node[data-claim="report_test.unipotent_rank"] rect')
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", node)
     node.click()
-    assert browser.current_url.endswith("/claims/kernel_rank.softmax_three_tokens.html")
-    page = assert_rendered(browser, "the softmax claim")
-    assert page["images"] == 2 and page["fractions"] >= 3
-    assert "What the paper states" in page["text"] and "Certificates" in page["text"]
+    assert browser.current_url.endswith("/claims/report_test.unipotent_rank.html")
+    page = assert_rendered(browser, "the unipotent claim")
+    assert page["images"] == 1
+    accepted = browser.find_element(By.ID, "accepted-point-default").text
+    assert "What the trusted checker accepted" in accepted and "proved for every parameter" in accepted
+    assert "symbolic (sympy)" in browser.find_element(By.ID, "standing").text
     shot = screenshot(browser, "report-claim.png")
     assert shot.stat().st_size > 10_000
 
-    # and back, then along the table to the other finished claim
+    # and back, then along the table to the claim verified up to a size, and on to a paper's claim
     browser.find_element(By.LINK_TEXT, "← all claims").click()
-    browser.find_element(By.CSS_SELECTOR, 'table.dashboard a[href="claims/kernel_rank.rank_one_short.html"]').click()
-    assert browser.current_url.endswith("/claims/kernel_rank.rank_one_short.html")
-    assert_rendered(browser, "the rank-one claim")
+    browser.find_element(By.CSS_SELECTOR, 'table.dashboard a[href="claims/report_test.diagonal_rank.html"]').click()
+    assert browser.current_url.endswith("/claims/report_test.diagonal_rank.html")
+    page = assert_rendered(browser, "the diagonal claim")
+    assert page["images"] == 1 and page["fractions"] >= 1
+    assert "verified up to n = 3, d = 1" in browser.find_element(By.ID, "accepted-point-n_3").text
+    browser.find_element(By.LINK_TEXT, "← all claims").click()
+    browser.find_element(By.CSS_SELECTOR, 'table.dashboard a[href="claims/kernel_rank.softmax_three_tokens.html"]').click()
+    page = assert_rendered(browser, "the softmax claim")
+    assert page["fractions"] >= 1 and "No outcome in this report" in page["text"]
 
 
 def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(monkeypatch):

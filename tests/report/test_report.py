@@ -12,8 +12,10 @@ import theorems.cli as cli
 from theorems.cli import main
 from theorems.core import Plot, get, registry
 from theorems.report import build, graph, mathml, plots, values
+from theorems.report.model import safe
 
-from .conftest import FINISHED, SMALL
+from . import toy
+from .conftest import SMALL, TOYS
 
 
 class Links(HTMLParser):
@@ -99,24 +101,31 @@ def test_statements_are_mathml_from_the_sympy_objects(site):
     assert "<mfrac><mn>1</mn><mn>2</mn></mfrac>" in page
 
 
-def test_claim_page_shows_coverage_witness_certificates_facts_and_plots(site, outcomes):
-    page = (site / "claims" / "kernel_rank.softmax_three_tokens.html").read_text(encoding="utf-8")
-    assert "What the paper states" in page and "Dense softmax solves" in page
-    assert "critical temperature" in page  # the reading, from the module docstring
-    assert '<code class="token">0</code>, <code class="token">1</code>, <code class="token">1</code>' in page
-    assert "<mfrac><mn>1</mn><mn>3</mn></mfrac>" in page  # the worst error 1/3 as a fraction
-    record = json.loads(next(outcomes.glob("kernel_rank.softmax_three_tokens/*/outcome.json")).read_text())
+def test_claim_page_shows_what_the_checker_accepted_then_what_the_check_reported(site, outcomes):
+    page = (site / "claims" / "report_test.diagonal_rank.html").read_text(encoding="utf-8")
+    assert "What the paper states" in page and "diagonal matrix" in page
+    assert "Two small claims for the report" in page  # the reading, from the module docstring
+    section = accepted(page, "n=3")
+    assert "verified up to n = 3, d = 1" in section and "proved for every parameter" not in section
+    assert "the 3 x 3 matrix diag(1, ..., 1, 1) has rank at least 3" in section
+    assert "discharged by" in section and "00-rank-lower.cert.json" in section
+    assert "rank at most 2" in section and "not discharged" in section  # the refutation, not discharged
+    # the certificate: the checker's own words, a link to the copy, the command that re-checks it
+    assert "rank &gt;= 3 (3 x 3 matrix sha256:" in page
+    record = json.loads(next(outcomes.glob("report_test.diagonal_rank/*/outcome.json")).read_text())
     for path in record["certificates"]:
-        name = os.path.basename(path)
-        rel = f"data/kernel_rank.softmax_three_tokens/{os.path.basename(os.path.dirname(path))}/{name}"
+        rel = f"data/report_test.diagonal_rank/{os.path.basename(os.path.dirname(path))}/{os.path.basename(path)}"
         assert f"attnproof verify {rel}" in page
         assert (site / rel).read_bytes() == open(path, "rb").read()
-    assert page.count('<img src="../assets/plots/kernel_rank.softmax_three_tokens/') == 2
+    reported = page.split("Reported by the check, unchecked")[1]
+    assert "<mfrac><mn>1</mn><mn>2</mn></mfrac>" in reported  # the fact 1/2 as a fraction, among the unchecked
+    assert page.count('<img src="../assets/plots/report_test.diagonal_rank/') == 1  # the generic table figure
 
 
-def test_the_copied_certificates_re_check(site, capsys):
+def test_the_copied_data_re_checks(site, capsys):
     assert main(["verify", str(site / "data")]) == 0
-    assert "0 rejected" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "2 of 2 certificate(s) accepted; 2 of 2 outcome(s) stand" in out
 
 
 def test_graph_links_every_claim_and_draws_every_uses_edge(site):
@@ -127,40 +136,153 @@ def test_graph_links_every_claim_and_draws_every_uses_edge(site):
         assert f'<a class="node" href="claims/{claim_id}.html" data-claim="{claim_id}">' in svg
     edges = sum(len(set(c.uses) - {c.id}) for c in claims.values())
     assert svg.count('<path class="edge"') == edges
-    assert "kernel_rank.softmax_three_tokens rests on kernel_rank.rank_one_short" in svg
+    assert "report_test.unipotent_rank rests on report_test.diagonal_rank" in svg
 
 
-# ------------------------------------------------------------- the standing
+# ---------------------------------------------------------- rungs from evidence
 
 
-def test_an_outcome_not_as_expected_is_shown_loudly(tmp_path):
-    out, site = tmp_path / "o", tmp_path / "site"
-    assert main(["check", "softmax_three_tokens", "--param", "base=2", "--param", "m=5", "--param", "m_tables=1",
-                 "--param", "m_rank=1", "--param", "n_max=3", "--out", str(out)]) == 1
-    assert main(["report", "--outcomes", str(out), "--out", str(site)]) == 1
-    index = (site / "index.html").read_text(encoding="utf-8")
-    assert 'class="loud" id="not-as-expected"' in index
-    assert "NOT AS EXPECTED: expected verified, got refuted" in index
-    page = (site / "claims" / "kernel_rank.softmax_three_tokens.html").read_text(encoding="utf-8")
-    assert "<h3>Counterexample</h3>" in page and 'class="token"' in page.split("<h3>Counterexample</h3>")[1]
-    assert "NOT AS EXPECTED" in (site / "index.md").read_text(encoding="utf-8")
+def accepted(page: str, slug: str) -> str:
+    """The section "what the trusted checker accepted" of one point of a claim page."""
+    return page.split(f'<div class="accepted" id="accepted-point-{safe(slug)}">')[1].split("</div>")[0]
 
 
-def test_a_certificate_bound_to_another_statement_is_flagged(outcomes, tmp_path):
+def dashboard_row(index: str, claim_id: str) -> str:
+    return index.split(f'<a href="claims/{claim_id}.html"><code>')[1].split("</tr>")[0]
+
+
+def test_the_rung_comes_from_the_discharged_obligations_not_the_class_attribute(outcomes, tmp_path, monkeypatch):
+    monkeypatch.setattr(toy.DiagonalRank, "established", "proved")  # what the class says no longer decides
+    report = build(str(outcomes), str(tmp_path / "site"))
+    standing = {e.id: e.standing for e in report.entries}
+    assert standing["report_test.diagonal_rank"].label == "verified up to n = 3, d = 1"
+    assert standing["report_test.unipotent_rank"].label == "proved for every parameter"  # reach "all", discharged
+    for page in (tmp_path / "site").rglob("*.*"):
+        if page.suffix in (".html", ".md"):
+            text = page.read_text(encoding="utf-8")
+            assert "symbolic argument, and checked exactly" not in text, page.name
+            assert "symbolic argument, exactly checked" not in text, page.name
+    row = dashboard_row((tmp_path / "site" / "index.html").read_text(encoding="utf-8"), "report_test.diagonal_rank")
+    assert "proved for every parameter" not in row
+
+
+def test_sympy_steps_are_their_own_rung_beside_what_the_checker_accepted(site):
+    page = (site / "claims" / "report_test.unipotent_rank.html").read_text(encoding="utf-8")
+    assert 'badge proved">proved for every parameter' in page.split('id="standing"')[1].split("</div>")[0]
+    assert 'badge symbolic">symbolic (sympy)' in page.split('id="standing"')[1].split("</div>")[0]
+    assert "symbolic_determinant" not in accepted(page, "default")
+    symbolic = page.split('id="symbolic-point-default"')[1].split("<h3>")[0]
+    assert "symbolic_determinant" in symbolic and "det U = 1" in symbolic
+    row = dashboard_row((site / "index.html").read_text(encoding="utf-8"), "report_test.unipotent_rank")
+    cells = row.split("<td")
+    assert "symbolic (sympy)" in cells[2] and "symbolic" not in cells[3]  # established here / the checker's column
+
+
+def test_editing_message_or_covered_changes_nothing_the_checker_accepted(outcomes, tmp_path):
+    before = build(str(outcomes), str(tmp_path / "before"))
     copy = tmp_path / "latest"
     shutil.copytree(outcomes, copy)
-    path = next(copy.glob("kernel_rank.rank_one_short/*/00-*.cert.json"))
+    forged = "FORGED: proved for every m by a symbolic argument"
+    for path in [copy / "outcomes.json", *copy.glob("*/*/outcome.json")]:
+        records = json.loads(path.read_text())
+        for record in records if isinstance(records, list) else [records]:
+            record["message"] = forged
+            record["covered"] = {"certificates": [forged], "up to": forged}
+        path.write_text(json.dumps(records))
+    after = build(str(copy), str(tmp_path / "after"))
+    assert after.as_expected and before.as_expected  # message and covered are not part of any verdict
+    for claim_id, slug in (("report_test.diagonal_rank", "n=3"), ("report_test.unipotent_rank", "default")):
+        one = (tmp_path / "before" / "claims" / f"{claim_id}.html").read_text(encoding="utf-8")
+        two = (tmp_path / "after" / "claims" / f"{claim_id}.html").read_text(encoding="utf-8")
+        assert accepted(one, slug) == accepted(two, slug) and forged not in accepted(two, slug)
+        assert forged in two.split("Reported by the check, unchecked")[1]  # shown, as unchecked
+        assert forged not in two.split("Reported by the check, unchecked")[0]
+        index_one = (tmp_path / "before" / "index.html").read_text(encoding="utf-8")
+        index_two = (tmp_path / "after" / "index.html").read_text(encoding="utf-8")
+        assert dashboard_row(index_one, claim_id) == dashboard_row(index_two, claim_id)
+        md = (tmp_path / "after" / "claims" / f"{claim_id}.md").read_text(encoding="utf-8")
+        assert forged not in md.split("### What the trusted checker accepted")[1].split("### Reported by the check")[0]
+
+
+def test_a_removed_certificate_makes_the_outcome_not_stand(outcomes, tmp_path):
+    copy = tmp_path / "latest"
+    shutil.copytree(outcomes, copy)
+    next(copy.glob("report_test.diagonal_rank/*/00-rank-lower.cert.json")).unlink()
+    site = tmp_path / "site"
+    assert main(["report", "--outcomes", str(copy), "--out", str(site)]) == 1
+    report = build(str(copy), str(tmp_path / "again"))
+    entry = next(e for e in report.entries if e.id == "report_test.diagonal_rank")
+    (point,) = entry.points
+    assert not point.stands and point.rung == "not established" and "missing" in point.why_not
+    assert entry.standing.loud and entry.standing.label.startswith("DOES NOT STAND")
+    page = (site / "claims" / "report_test.diagonal_rank.html").read_text(encoding="utf-8")
+    section = accepted(page, "n=3")
+    assert "DOES NOT STAND" in section and "verified up to" not in section
+    assert "the 3 x 3 matrix diag(1, ..., 1, 1) has rank at least 3" in section  # what was needed, still listed
+    assert 'class="loud" id="not-as-expected"' in (site / "index.html").read_text(encoding="utf-8")
+    other = (site / "claims" / "report_test.unipotent_rank.html").read_text(encoding="utf-8")
+    assert "proved for every parameter" in accepted(other, "default")  # the rest of the run still stands
+
+
+def test_a_certificate_bound_to_another_statement_does_not_stand(outcomes, tmp_path):
+    copy = tmp_path / "latest"
+    shutil.copytree(outcomes, copy)
+    path = next(copy.glob("report_test.unipotent_rank/*/00-*.cert.json"))
     cert = json.loads(path.read_text())
     cert["statement"] = "0" * 64
     path.write_text(json.dumps(cert))
     report = build(str(copy), str(tmp_path / "site"))
-    entry = next(e for e in report.entries if e.id == "kernel_rank.rank_one_short")
-    assert entry.standing.loud and entry.standing.label.startswith("STALE")
+    entry = next(e for e in report.entries if e.id == "report_test.unipotent_rank")
+    assert entry.standing.loud and "another claim, statement or point" in entry.standing.detail
     assert not report.as_expected
 
 
+def test_a_reach_widened_in_the_outcome_file_is_not_believed(outcomes, tmp_path):
+    copy = tmp_path / "latest"
+    shutil.copytree(outcomes, copy)
+    path = next(copy.glob("report_test.diagonal_rank/*/outcome.json"))
+    record = json.loads(path.read_text())
+    record["obligations"]["reach"] = "all"
+    path.write_text(json.dumps(record))
+    report = build(str(copy), str(tmp_path / "site"))
+    entry = next(e for e in report.entries if e.id == "report_test.diagonal_rank")
+    assert entry.standing.loud and entry.points[0].rung == "not established"
+    assert "proved for every parameter" not in dashboard_row((tmp_path / "site" / "index.html").read_text(encoding="utf-8"),
+                                                             "report_test.diagonal_rank")
+
+
+def test_hostile_outcome_files_are_reported_as_not_standing_never_a_crash(outcomes, tmp_path):
+    copy = tmp_path / "latest"
+    shutil.copytree(outcomes, copy)
+    next(copy.glob("report_test.unipotent_rank/*/outcome.json")).write_bytes(b'{"claim": 1.5, "claim": [')
+    path = next(copy.glob("report_test.diagonal_rank/*/outcome.json"))
+    record = json.loads(path.read_text())
+    record.update(facts=["not", "a", "table"], covered="x", seconds=True, parameters={"n": "three"})
+    path.write_text(json.dumps(record))
+    report = build(str(copy), str(tmp_path / "site"))
+    standing = {e.id: e.standing for e in report.entries}
+    assert standing["report_test.unipotent_rank"].loud and "REFUSED" in standing["report_test.unipotent_rank"].detail
+    assert standing["report_test.diagonal_rank"].loud and not report.as_expected
+
+
+def test_an_outcome_not_as_expected_is_shown_loudly(tmp_path):
+    out, site = tmp_path / "o", tmp_path / "site"
+    assert main(["check", "report_test.diagonal_rank", "--param", "d=0", "--out", str(out)]) == 1
+    assert main(["report", "--outcomes", str(out), "--out", str(site)]) == 1
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'class="loud" id="not-as-expected"' in index
+    assert "NOT AS EXPECTED: expected verified, got refuted" in index
+    assert "certified that the 2 x 2 matrix diag(1, ..., 1, 0) has rank at most 1" in index
+    page = (site / "claims" / "report_test.diagonal_rank.html").read_text(encoding="utf-8")
+    section = accepted(page, "d=0")
+    assert "refuted with a certified counterexample" in section and "00-rank-upper.cert.json" in section
+    reported = page.split("Reported by the check, unchecked")[1]
+    assert "<h4>Counterexample</h4>" in reported
+    assert "NOT AS EXPECTED" in (site / "index.md").read_text(encoding="utf-8")
+
+
 def test_unchecked_claims_are_listed_as_not_checked(site):
-    report_ids = set(FINISHED)
+    report_ids = set(TOYS)
     index = (site / "index.html").read_text(encoding="utf-8")
     for claim_id, claim in registry().items():
         if claim_id not in report_ids:
@@ -179,7 +301,7 @@ def test_report_runs_the_default_check_first_when_there_are_no_outcomes(tmp_path
 
     def small_check(args):  # the default check, at the small parameters of these tests
         seen.append(args.out)
-        return real(cli.build_parser().parse_args(["check", *FINISHED, *SMALL, "--out", args.out]))
+        return real(cli.build_parser().parse_args(["check", *TOYS, *SMALL, "--out", args.out]))
 
     monkeypatch.setattr(cli, "cmd_check", small_check)
     outcomes, site = tmp_path / "none", tmp_path / "site"
@@ -201,7 +323,8 @@ def test_report_refuses_to_replace_a_folder_that_is_not_a_report(outcomes, tmp_p
 
 
 @pytest.mark.parametrize("tex", [r"m", r"2^{m-1} \le \frac{1}{2}\log_2 n", r"\ell_1", r"\mathbb{R}^{n\times n}",
-                                 r"\Omega(\sqrt{n})", r"\left(\sum_{j} x_j\right)", r"\unknowncommand{x}", r"a \{b\} \, c"])
+                                 r"\Omega(\sqrt{n})", r"\left(\sum_{j} x_j\right)", r"\unknowncommand{x}", r"a \{b\} \, c",
+                                 r"\begin{pmatrix}1&1\\0&1\end{pmatrix}"])
 def test_tex_subset_becomes_mathml_without_a_backslash(tex):
     out = mathml.tex_to_mathml(tex)
     assert out.startswith("<math") and "\\" not in out
@@ -239,8 +362,8 @@ def test_figures_are_reproducible_and_carry_no_date():
     assert b"<dc:date>" not in one and b"Created with matplotlib" not in one
 
 
-def test_softmax_error_curve_crosses_one_half_at_the_critical_temperature(outcomes):
-    record = json.loads(next(outcomes.glob("kernel_rank.softmax_three_tokens/*/outcome.json")).read_text())
+def test_softmax_error_curve_crosses_one_half_at_the_critical_temperature():
+    record = {"parameters": {"m": 20, "base": 4}, "facts": {"worst_error": "1/3"}}  # as a check at m = 20 records it
     figures = {p.name: p for p in get("softmax_three_tokens").plots(record)}
     label, betas, errors = figures["error-against-temperature"].series[0]
     bases = [Fraction(k, 4) for k in range(5, 49)]
@@ -249,8 +372,6 @@ def test_softmax_error_curve_crosses_one_half_at_the_critical_temperature(outcom
     for b, e in zip(bases, errors):
         assert (e < 0.5) == (b * b > 6)
     assert errors[bases.index(Fraction(4))] == pytest.approx(1 / 3, abs=1e-15)  # the run's exact worst error
-    ns, lengths = figures["critical-beta-by-length"].series[0][1:]
-    assert list(ns) == list(range(3, 7))
 
 
 def test_polynomials_in_facts_become_formulas_and_words_stay_words():

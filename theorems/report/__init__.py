@@ -1,14 +1,18 @@
 """The proof report: a static site (and the same content as Markdown) from the outcomes of a check.
 
-``build(outcomes, out)`` reads what ``attnproof check`` wrote into
-``outcomes`` (``outcomes.json``, each point's ``outcome.json`` and
-certificates) and writes into ``out``:
+``build(outcomes, out)`` has the trusted checker judge what ``attnproof
+check`` wrote into ``outcomes`` (:func:`theorems.verification.verify`, run
+once: every certificate re-checked, every outcome's obligations discharged
+and bound to the installed claim) and writes into ``out``:
 
 * ``index.html`` / ``index.md`` — the dashboard: every registered claim, what
-  the paper states beside what was established, the dependency graph;
+  the paper states beside what was established (the rung the checker's
+  verdicts earn), what the trusted checker accepted, the dependency graph;
 * ``claims/<id>.html`` / ``.md`` — a page per claim: sentence, reading,
-  statement, each outcome with coverage, witness, certificates (with the
-  command that re-checks each), facts and plots;
+  statement, each outcome with what the trusted checker accepted (each
+  obligation in words and the certificate that discharged it), the sympy
+  steps as their own rung, the certificates (with the command that re-checks
+  each), then what the check reported, unchecked, and plots;
 * ``assets/`` — the stylesheet, the graph as SVG, the plots as SVG;
 * ``data/`` — a copy of the outcome records and certificates, so the report
   is self-contained: ``attnproof verify data`` run inside it re-checks all.
@@ -26,6 +30,7 @@ import shutil
 from dataclasses import dataclass, field
 
 from solvers.certificates import staged_folder, write_atomic
+from theorems import verification as trusted_verification
 from theorems.core import Claim, Plot, registry
 from theorems.report import model, plots
 
@@ -47,22 +52,37 @@ class Figure:
 class Report:
     entries: list[model.Entry]
     orphans: list[model.Point]
+    verification: trusted_verification.Verification
+    outcomes_root: str = ""  # the outcomes folder, absolute: paths under it are shown relative to it
     figures: dict[str, list[Figure]] = field(default_factory=dict)  # by point folder
     plot_errors: dict[str, str] = field(default_factory=dict)
 
     @property
+    def rejected(self) -> list[dict]:
+        """The checker's lines of the certificate files it did not accept."""
+        return [c for c in self.verification.certificates if c.get("status") != "accepted"]
+
+    @property
     def as_expected(self) -> bool:
-        return all(p.as_expected for e in self.entries for p in e.points) and not any(
-            e.standing.loud for e in self.entries)
+        """Every outcome stands and is as its claim expects, and the checker accepted every file."""
+        return (all(p.as_expected for e in self.entries for p in e.points)
+                and not any(e.standing.loud for e in self.entries)
+                and not self.orphans and not self.rejected and not self.verification.error)
 
 
 def assemble(outcomes: str, claims: dict[str, Claim] | None = None) -> Report:
-    """Read the outcomes and draw the figures; nothing is written yet."""
+    """Have the trusted checker judge the outcomes, read them, draw the figures; nothing is written yet.
+
+    The binding (stage 2) is to the installed claims, ``registry()``; ``claims``
+    only chooses which claims get an entry.
+    """
     if not os.path.isfile(os.path.join(outcomes, "outcomes.json")):
         raise ReportError(f"no outcomes in {outcomes} (run attnproof check first)")
     claims = registry() if claims is None else claims
-    entries, orphans = model.collect(outcomes, claims)
-    report = Report(entries, orphans)
+    root = os.path.abspath(outcomes)
+    judged = trusted_verification.verify([root])
+    entries, orphans = model.collect(outcomes, claims, judged)
+    report = Report(entries, orphans, judged, root)
     for entry in entries:
         for point in entry.points:
             found: list[Plot] = []
@@ -71,7 +91,7 @@ def assemble(outcomes: str, claims: dict[str, Claim] | None = None) -> Report:
             except Exception as exc:  # a broken figure must not hide the verdicts
                 report.plot_errors[point.folder] = f"{type(exc).__name__}: {exc}"
             if not found:  # the claim draws nothing itself: draw its tables of numbers
-                found += plots.tables(point.record, model.point_text(point.record.get("parameters") or {}))
+                found += plots.tables(point.record, model.point_text(point.parameters))
             figures = []
             for plot in found:
                 path = f"assets/plots/{entry.id}/{model.safe(point.slug)}-{model.safe(plot.name)}.svg"

@@ -7,8 +7,7 @@ from urllib.parse import quote
 
 import sympy
 
-from theorems.core import LADDER
-from theorems.report import graph, mathml, model, values
+from theorems.report import graph, mathml, model, site, values
 
 
 def _cell(text: str) -> str:
@@ -18,38 +17,63 @@ def _cell(text: str) -> str:
 def dashboard(report) -> str:
     entries = report.entries
     lines = ["# attnproof — proof report", "",
-             "Every registered claim: what the paper *states* beside what a check *established* here. "
-             "Re-check every certificate with `attnproof verify data` in this folder.", ""]
+             "Every registered claim: what the paper *states* beside what was *established* here. For this report the "
+             "trusted checker re-checked every certificate and discharged each outcome's obligations, bound to the "
+             "installed claim; a rung is shown only where both hold. Re-check with `attnproof verify data` in this folder.", ""]
+    lines += [f"**{line}**" for line in site.trusted_alarms(report)] + ([""] if site.trusted_alarms(report) else [])
     wrong = [e for e in entries if e.standing.loud]
     if wrong:
-        lines += [f"**{len(wrong)} claim(s) NOT AS EXPECTED:** " + ", ".join(f"[`{e.id}`](claims/{quote(e.id)}.md)" for e in wrong), ""]
-    lines += ["| claim | the paper states | established here | a passing check establishes | outcomes | rests on |",
+        lines += [f"**{len(wrong)} claim(s) NOT AS EXPECTED or not established:** "
+                  + ", ".join(f"[`{e.id}`](claims/{quote(e.id)}.md)" for e in wrong), ""]
+    lines += [site.trusted_summary(report) + ".", ""]
+    lines += ["| claim | the paper states | established here | what the trusted checker accepted | outcomes | rests on |",
               "|---|---|---|---|---|---|"]
     for e in entries:
         outcomes = "; ".join(
-            f"{p.slug}: {p.record.get('status')}" + ("" if p.as_expected else f" (**expected {p.record.get('expected')}**)")
-            + f" {float(p.record.get('seconds', 0)):.2f} s" for p in e.points) or "none"
+            f"{p.slug}: {p.status}" + ("" if p.stands else " (**does not stand**)")
+            + ("" if not p.stands or p.as_expected else f" (**expected {p.expected}**)")
+            + f" {site._seconds(p):.2f} s" for p in e.points) or "none"
+        accepted = "<br>".join(_accepted_cell(p) for p in e.points) or "nothing: no outcome"
+        symbolic = f"; beside it: *symbolic (sympy)*: {', '.join(e.symbolic)}, not checked by the trusted checker" if e.symbolic else ""
         rests = ", ".join(f"`{u}`" for u in e.claim.uses) or "nothing"
         lines.append(f"| [`{e.id}`](claims/{quote(e.id)}.md) {_cell(e.claim.title)} | arXiv:{e.claim.paper}: {_cell(e.claim.sentence)} "
-                     f"| **{_cell(e.standing.label)}** — {_cell(e.standing.detail)} | {_cell(LADDER.get(e.claim.established, ''))} "
+                     f"| **{_cell(e.standing.label)}** — {_cell(e.standing.detail)}{_cell(symbolic)} | {_cell(accepted)} "
                      f"| {_cell(outcomes)} | {rests} |")
     nodes = {e.id: tuple(e.claim.uses) for e in entries}
     lines += ["", "## Dependency graph", "", "An arrow from B to A: A rests on B. Drawn: [assets/graph.svg](assets/graph.svg).", "",
-              "```mermaid", graph.mermaid(nodes).rstrip("\n"), "```", ""]
+              "```mermaid", graph.mermaid(nodes).rstrip("\n"), "```", "",
+              "## What a claim's standing means", ""]
+    lines += [f"- **{label}**: {text}" for label, text in model.RUNGS.values()]
+    lines.append("")
     if report.orphans:
         lines += ["## Outcomes of claims not installed", ""]
-        lines += [f"- `{p.folder}`: {p.record.get('status')} — {p.record.get('message', '')}" for p in report.orphans]
+        lines += [f"- `{p.folder}`: {p.status} — **not established**: {p.why_not}" for p in report.orphans]
         lines.append("")
     return "\n".join(lines)
 
 
+def _accepted_cell(point) -> str:
+    if not point.stands:
+        return f"{point.slug}: **does not stand** — {point.why_not}"
+    if point.status == "unknown":
+        return f"{point.slug}: unknown: claims nothing, needs nothing"
+    rows = site.shown_obligations(point)
+    if point.status == "refuted":
+        rows = [o for o in rows if o.get("by")]
+    items = "; ".join(f"{o.get('words', '')} — {site.obligation_mark(point, o)}" for o in rows[:site.ACCEPTED_LIMIT])
+    more = f"; … and {len(rows) - site.ACCEPTED_LIMIT} more" if len(rows) > site.ACCEPTED_LIMIT else ""
+    return f"{point.slug}: {point.rung}: {items}{more}"
+
+
 def claim_page(report, entry) -> str:
     claim = entry.claim
+    symbolic = (f" Beside it, *symbolic (sympy)*: {', '.join(entry.symbolic)} — not checked by the trusted checker."
+                if entry.symbolic else "")
     lines = [f"[← all claims](../index.md)", "", f"# {claim.title}", "",
              f"`{entry.id}` · arXiv:{claim.paper} *{model.paper_title(claim.paper)}*", "",
-             f"**Established here: {entry.standing.label}** — {entry.standing.detail}", "",
-             f"A passing check establishes: {LADDER.get(claim.established, claim.established)} "
-             f"(expects `{claim.expected}` at the default point).", "",
+             f"**Established here: {entry.standing.label}** — {entry.standing.detail}{symbolic}", "",
+             f"The rung is what the trusted checker accepted at the points below; the claim expects "
+             f"`{claim.expected}` at the default point.", "",
              "## What the paper states", "", f"> {claim.sentence}", "",
              "## Our reading", "", _docstring(entry.reading) or "(no reading given)", "",
              "## The statement checked", ""]
@@ -75,29 +99,56 @@ def claim_page(report, entry) -> str:
 
 def _point(report, point) -> list[str]:
     r = point.record
-    mark = "" if point.as_expected else f" — **NOT AS EXPECTED: the claim expects {r.get('expected')}**"
-    lines = [f"## Outcome at `{point.slug}`", "", f"**{r.get('status')}**{mark} — {r.get('message', '')}", "",
-             f"Parameters: {model.point_text(r.get('parameters') or {})}. Time: {float(r.get('seconds', 0)):.2f} s. "
-             f"Record: [data/{point.folder}/outcome.json](../data/{quote(point.folder, safe='/')}/outcome.json)", ""]
-    if r.get("counterexample") is not None:
-        lines += ["### Counterexample", "", values.to_markdown(r["counterexample"]), ""]
-    covered = dict(r.get("covered") or {})
-    covered.pop("certificates", None)
-    lines += ["### What was checked, and up to where", "", values.to_markdown(covered), ""]
-    facts = r.get("facts") or {}
-    witness = {k: v for k, v in facts.items() if "witness" in k or k.startswith("worst")}
-    if witness:
-        lines += ["### Witness and worst case", "", values.to_markdown(witness), ""]
+    if not point.stands:
+        mark = f" — **DOES NOT STAND — not established: {point.why_not}**"
+    elif not point.as_expected:
+        mark = f" — **NOT AS EXPECTED: the claim expects {point.expected}**"
+    else:
+        mark = ""
+    lines = [f"## Outcome at `{point.slug}`", "", f"**{point.status}**{mark}", "",
+             f"Parameters: {model.point_text(point.parameters)}. Time: {site._seconds(point):.2f} s. "
+             f"Record: [data/{point.folder}/outcome.json](../data/{quote(point.folder, safe='/')}/outcome.json); "
+             f"re-check this verdict: `attnproof verify data/{point.folder}`", "",
+             "### What the trusted checker accepted", ""]
+    if point.stands:
+        lines += [f"Rung: **{point.rung}** (status {point.status}, reach {point.reach or 'none'}; "
+                  "the obligations are the installed claim's own)", ""]
+    else:
+        lines += [f"**DOES NOT STAND — rung: not established.** {point.why_not}", ""]
+    if point.obligations:
+        lines += ["| side | obligation | judgment | discharged by |", "|---|---|---|---|"]
+        lines += [f"| {o.get('side', '')} | {_cell(o.get('words', ''))} | `{_cell(site._compact(o.get('judgment')))}` "
+                  f"| {_cell(site.obligation_mark(point, o))} |" for o in point.obligations]
+    else:
+        lines.append("no obligations listed")
+    lines.append("")
+    if point.symbolic:
+        lines += ["### Symbolic (sympy) — its own rung", "",
+                  "Steps sympy carried out; the trusted checker did not check them and they are no part of what it accepted above.", "",
+                  values.to_markdown(point.symbolic), ""]
     lines += ["### Certificates", ""]
     if point.certificates:
-        lines += ["Re-check each in this report's folder:", "", "| kind | accepted as | file | re-check |", "|---|---|---|---|"]
+        lines += ["Re-check each in this report's folder:", "", "| kind | the trusted checker said | file | re-check |", "|---|---|---|---|"]
         for cert in point.certificates:
-            problem = f" **{cert.problem}**" if cert.problem else ""
-            lines.append(f"| `{cert.kind}` | {_cell(cert.summary)}{problem} | [{cert.relpath.rsplit('/', 1)[1]}](../{quote(cert.relpath, safe='/')}) "
+            said = cert.summary if cert.accepted else f"**{cert.summary}**"
+            lines.append(f"| `{cert.kind}` | {_cell(said)} | [{cert.name}](../{quote(cert.relpath, safe='/')}) "
                          f"| `attnproof verify {cert.relpath}` |")
     else:
         lines.append("none")
-    lines += ["", "### Facts", "", values.to_markdown(facts), ""]
+    lines += ["", "### Reported by the check, unchecked", "",
+              "What the check wrote into its outcome file; the trusted checker does not read it, and it establishes nothing.", "",
+              f"Message: {r.get('message') or '(none)'}", ""]
+    if r.get("counterexample") is not None:
+        lines += ["#### Counterexample", "", values.to_markdown(r["counterexample"]), ""]
+    covered = dict(r.get("covered") or {}) if isinstance(r.get("covered"), dict) else {}
+    covered.pop("certificates", None)
+    lines += ["#### What was checked, and up to where", "", values.to_markdown(covered), ""]
+    facts = {k: v for k, v in point.facts.items() if not str(k).startswith(model.SYMBOLIC)}
+    witness = {k: v for k, v in facts.items() if "witness" in k or k.startswith("worst")}
+    if witness:
+        lines += ["#### Witness and worst case", "", values.to_markdown(witness), ""]
+    others = {k: v for k, v in facts.items() if k not in witness}
+    lines += ["#### Other facts" if witness else "#### Facts", "", values.to_markdown(others), ""]
     if point.folder in report.plot_errors:
         lines += [f"**The claim's plots failed:** {report.plot_errors[point.folder]}", ""]
     for figure in report.figures.get(point.folder, []):

@@ -181,6 +181,8 @@ class _TexParser:
             return f'<mspace width="{SPACES[name]}"></mspace>'
         if name in FUNCTIONS:
             return f"<mi>{name}</mi>"
+        if name == "\\":  # a line break (\\ in a matrix or cases): a wide space on one line
+            return '<mspace width="1em"></mspace>'
         if len(name) == 1:  # an escaped character such as \# or \%
             return f"<mo>{html.escape(name)}</mo>"
         return f"<mi>{html.escape(name)}</mi>"  # unknown: its name, upright, never a backslash

@@ -1,10 +1,22 @@
-"""What the report says about each claim: its outcomes read back from disk, and its standing.
+"""What the report says about each claim: its outcomes as the trusted checker judged them, and its standing.
 
-The standing separates what a paper *states* (the claim's sentence) from what
-a check *established* (a rung of :data:`theorems.core.LADDER`), combining the
-rung a passing check earns with what the outcomes actually say: an outcome
-that is not as its claim expects, or a certificate bound to an older statement,
-is shown loudly rather than folded into the rung.
+The report shows what the trusted checker *established*, never what an
+outcome file says of itself.  :func:`collect` runs
+:func:`theorems.verification.verify` once over the outcomes folder (stage 1:
+the isolated checker re-checks every certificate and discharges each
+outcome's obligations; stage 2: the binding of each outcome to the installed
+claim, its point and its obligations) and attaches to every point its
+:class:`~theorems.verification.OutcomeCheck`.
+
+The rung of a point is :func:`theorems.core.rung` of the *verified* status
+and reach, and only when the outcome stands (both stages accept it);
+otherwise it is "not established".  The rung of a claim combines its
+points: "proved for every parameter" only when a standing verified point
+reaches "all".  Steps that sympy carried out (facts named ``symbolic_*``) are
+their own rung, "symbolic (sympy)", shown beside what the checker accepted
+and never inside it.  Everything else an outcome file says (message,
+coverage, other facts, counterexample) is shown as reported by the check,
+unchecked.
 """
 
 from __future__ import annotations
@@ -14,42 +26,81 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from solvers import certificates as envelope
-from theorems.core import LADDER, PAPERS, Claim
+from solvers.trusted import parse
+from theorems.core import PAPERS, Claim, rung
 
 CERT_SUFFIX = ".cert.json"
+OUTCOME = "outcome.json"
+SYMBOLIC = "symbolic_"  # facts of this prefix rest on sympy: their own rung, never an obligation
+NOT_ESTABLISHED = "not established"
 
-
-# short labels for badges; LADDER holds the full sentence
-SHORT = {
-    "proved": "proved for all parameters",
-    "verified": "verified exactly up to a size",
-    "searched": "searched, no counterexample",
-    "open": "open conjecture",
-    "refuted": "refuted with a counterexample",
-    "stated": "stated, not checked",
+# The rungs a report can show, in the order a reader meets them (the legend of the dashboard).
+RUNGS = {
+    "proved": ("proved for every parameter",
+               "the trusted checker discharged every obligation, and together they imply the statement for every parameter"),
+    "verified": ("verified up to …",
+                 "the trusted checker discharged every obligation; they cover the sizes named, and nothing beyond"),
+    "refuted": ("refuted with a certified counterexample",
+                "the trusted checker discharged an obligation that contradicts the statement"),
+    "open": ("open conjecture", "no verdict, as the claim expects of an open conjecture; nothing is established"),
+    "symbolic": ("symbolic (sympy)",
+                 "a step sympy carried out (simplification, solve, assumptions): shown beside what the checker "
+                 "accepted, never part of it"),
+    "mismatch": ("DOES NOT STAND / NOT AS EXPECTED",
+                 "an outcome the checker or the binding to the installed claim does not accept (its rung: not "
+                 "established), or one not as the claim expects"),
+    "unknown": ("not established", "no verdict within the budget: nothing is established"),
+    "not-run": ("not checked in this run", "the claim is registered but this report has no outcome for it"),
+    "stated": ("stated, not checked", "the paper states it; no check is attached"),
 }
 
 
 @dataclass
 class Certificate:
-    """One certificate of an outcome: where it is, what the check said of it, and its binding."""
+    """One certificate file of an outcome and the trusted checker's line about it (None: not seen)."""
 
     kind: str
     source: str  # absolute path of the file under the outcomes folder
     relpath: str  # path inside the report's data/ folder, '/'-separated
-    summary: str
     size: int
-    current: bool  # bound to the installed claim's statement
-    problem: str = ""
+    line: dict | None = None  # {"status", "summary", "judgment", "reason", ...} from stage 1
+
+    @property
+    def status(self) -> str:
+        return str(self.line.get("status", "?")) if self.line else "not checked"
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "accepted"
+
+    @property
+    def summary(self) -> str:
+        """What the checker said it accepted (its own words), or why it did not."""
+        if not self.line:
+            return "the trusted checker did not see this file"
+        if self.accepted:
+            return str(self.line.get("summary", ""))
+        return f"{self.status}: {self.line.get('reason', '')}"
+
+    @property
+    def judgment(self):
+        return self.line.get("judgment") if self.line and self.accepted else None
+
+    @property
+    def name(self) -> str:
+        return self.relpath.rsplit("/", 1)[1]
 
 
 @dataclass
 class Point:
-    """One outcome record (a claim at one parameter point) and where its files are."""
+    """One outcome (a claim at one parameter point), the checker's judgment of it, and its files."""
 
-    record: dict
+    record: dict  # the outcome file as read: shown only as "reported by the check"
     folder: str  # "<claim>/<slug>", '/'-separated
+    expected: str = ""
+    check: object = None  # theorems.verification.OutcomeCheck, or None when no checker judged this outcome
+    problem: str = ""  # why there is no check, when there is none
+    needed: list = field(default_factory=list)  # the installed claim's obligations here, when the checker listed none
     certificates: list[Certificate] = field(default_factory=list)
 
     @property
@@ -61,8 +112,69 @@ class Point:
         return "point-" + safe(self.slug)
 
     @property
+    def stands(self) -> bool:
+        """Both stages accept it: the certificates discharge its obligations, which are the installed claim's."""
+        return self.check is not None and self.check.ok
+
+    @property
+    def status(self) -> str:
+        """The status the checker judged (the file's own word when no checker saw it)."""
+        return self.check.status if self.check is not None else str(self.record.get("status", "?"))
+
+    @property
+    def reach(self) -> str:
+        return self.check.reach if self.check is not None else ""
+
+    @property
     def as_expected(self) -> bool:
-        return self.record.get("status") == self.record.get("expected")
+        return self.stands and self.status == self.expected
+
+    @property
+    def rung(self) -> str:
+        """:func:`theorems.core.rung` of the verified status and reach; "not established" unless it stands."""
+        if not self.stands:
+            return NOT_ESTABLISHED
+        return rung(self.status, self.reach or "a size it does not state")
+
+    @property
+    def why_not(self) -> str:
+        """Why the outcome does not stand, in one line ('' when it stands)."""
+        if self.stands:
+            return ""
+        if self.check is None:
+            return self.problem or "the trusted checker did not judge this outcome"
+        if not self.check.checked:
+            return f"the trusted checker rejects the verdict: {self.check.reason}"
+        return f"the binding to the installed claim fails: {self.check.binding}"
+
+    @property
+    def obligations(self) -> list[dict]:
+        """The checker's rows: {side, judgment, words, by} (by: the certificate file that discharged it).
+
+        When the checker rejected the verdict before discharging anything, the
+        installed claim's own obligations at this point, none discharged.
+        """
+        found = list(self.check.obligations) if self.check is not None else []
+        return found or [dict(row, by=None) for row in self.needed]
+
+    @property
+    def bound(self) -> bool:
+        """The obligations shown are the installed claim's own (stage 2 recomputed them)."""
+        return self.check is not None and self.check.bound
+
+    @property
+    def facts(self) -> dict:
+        facts = self.record.get("facts")
+        return facts if isinstance(facts, dict) else {}
+
+    @property
+    def symbolic(self) -> dict:
+        return {k: v for k, v in self.facts.items() if str(k).startswith(SYMBOLIC)}
+
+    @property
+    def parameters(self) -> dict:
+        found = self.check.parameters if self.check is not None else self.record.get("parameters")
+        return found if isinstance(found, dict) else {}
 
 
 @dataclass
@@ -88,6 +200,11 @@ class Entry:
     def id(self) -> str:
         return self.claim.id
 
+    @property
+    def symbolic(self) -> list[str]:
+        """The names of the sympy steps reported at any point (their own rung)."""
+        return sorted({k for p in self.points for k in p.symbolic})
+
 
 def safe(text: str) -> str:
     """A file-name- and anchor-safe form of a parameter slug."""
@@ -101,98 +218,134 @@ def reading_of(claim: Claim) -> str:
     return doc
 
 
-def read_outcomes(folder: str) -> list[Point]:
-    """The records of the last ``attnproof check`` written into ``folder``, each with its files.
+def _load(path: str):
+    """An outcome file through the checker's bounded parser: (record, problem)."""
+    try:
+        record = parse.load(path, floats=True)  # its wall-clock seconds, kept as text
+    except parse.Refused as exc:
+        return {}, f"the outcome file cannot be read: {exc}"
+    return (record, "") if isinstance(record, dict) else ({}, "the outcome file is not a JSON object")
 
-    ``outcomes.json`` gives the list; each record's own folder is the one whose
-    ``outcome.json`` holds the same record (found by content, since the record
-    does not name its folder).
-    """
-    with open(os.path.join(folder, "outcomes.json"), encoding="utf-8") as handle:
-        records = json.load(handle)
-    by_content: dict[str, str] = {}
+
+def read_outcomes(folder: str) -> list[Point]:
+    """Every outcome of the check in ``folder``: each ``<claim>/<slug>/outcome.json`` (what the checker
+    judges), then any record listed in ``outcomes.json`` that has no such file (it cannot stand)."""
+    points, seen = [], set()
     for claim_dir in sorted(os.listdir(folder)):
         base = os.path.join(folder, claim_dir)
-        if not os.path.isdir(base):
+        if not os.path.isdir(base) or os.path.islink(base):
             continue
         for slug in sorted(os.listdir(base)):
-            path = os.path.join(base, slug, "outcome.json")
+            path = os.path.join(base, slug, OUTCOME)
             if os.path.isfile(path):
-                with open(path, encoding="utf-8") as handle:
-                    by_content.setdefault(json.dumps(json.load(handle), sort_keys=True), f"{claim_dir}/{slug}")
-    points = []
-    for record in records:
-        found = by_content.get(json.dumps(record, sort_keys=True))
-        if found is None:  # fall back on the certificate paths: <out>/<claim>/<slug>/<file>
-            paths = record.get("certificates") or []
-            parts = os.path.normpath(paths[0]).split(os.sep)[-3:-1] if paths else [record["claim"], "default"]
-            found = "/".join(parts)
-        points.append(Point(record, found))
+                record, problem = _load(path)
+                points.append(Point(record, f"{claim_dir}/{slug}", problem=problem))
+                seen.add(_identity(record))
+    listed, _ = _load_list(os.path.join(folder, "outcomes.json"))
+    by_folder = {p.folder: p for p in points}
+    for record in listed:
+        if _identity(record) in seen:
+            continue
+        where = f"{record.get('claim')}/{_slug_of(record)}"
+        if where in by_folder and not by_folder[where].record:  # its own file is unreadable: name it by the listing
+            by_folder[where].record = record
+        else:
+            points.append(Point(record, where, problem=f"outcomes.json lists it, but there is no {where}/{OUTCOME}"))
+        seen.add(_identity(record))
     return points
 
 
-def attach_certificates(point: Point, folder: str, claim: Claim | None) -> None:
-    """Read each certificate of ``point`` (kind, size, statement binding) from ``folder``."""
-    summaries = (point.record.get("covered") or {}).get("certificates") or []
-    paths = point.record.get("certificates") or []
+def _load_list(path: str) -> tuple[list[dict], str]:
     try:
-        current_hash = claim.statement_hash() if claim is not None else None
-    except Exception:  # shown on the claim's page; here every certificate just counts as unbound
-        current_hash = None
-    for k, recorded in enumerate(paths):
-        name = os.path.basename(recorded)
+        listed = parse.load(path, floats=True)
+    except parse.Refused as exc:
+        return [], str(exc)
+    return ([r for r in listed if isinstance(r, dict)], "") if isinstance(listed, list) else ([], "not a list")
+
+
+def _identity(record: dict) -> str:
+    return json.dumps([record.get("claim"), record.get("parameters")], sort_keys=True)
+
+
+def _slug_of(record: dict) -> str:
+    paths = record.get("certificates") or []
+    if paths and isinstance(paths[0], str):
+        return os.path.basename(os.path.dirname(paths[0])) or "default"
+    return "default"
+
+
+def attach_certificates(point: Point, folder: str, lines: dict[str, dict]) -> None:
+    """The certificate files the outcome lists, each with the checker's line about it (by real path)."""
+    paths = point.record.get("certificates")
+    for recorded in paths if isinstance(paths, list) else []:
+        name = os.path.basename(str(recorded))
         source = os.path.join(folder, *point.folder.split("/"), name)
         kind = name[3:-len(CERT_SUFFIX)] if name.endswith(CERT_SUFFIX) and name[2:3] == "-" else name
-        summary = summaries[k] if len(summaries) == len(paths) and isinstance(summaries[k], str) else ""
-        problem, current, size = "", False, 0
-        try:
-            size = os.path.getsize(source)
-            cert = envelope.read(source)
-            kind = cert.get("kind", kind)
-            current = current_hash is not None and cert.get("statement") == current_hash
-            if not current:
-                problem = "bound to another statement than the installed claim's (the claim changed since the check)"
-        except (OSError, envelope.CertificateError, ValueError) as exc:
-            problem = f"unreadable: {exc}"
-        point.certificates.append(Certificate(kind, source, f"data/{point.folder}/{name}", summary, size, current, problem))
+        line = lines.get(os.path.realpath(source))
+        if line and line.get("status") == "accepted":
+            kind = str(line.get("kind", kind))
+        size = os.path.getsize(source) if os.path.isfile(source) else 0
+        point.certificates.append(Certificate(kind, source, f"data/{point.folder}/{name}", size, line))
 
 
 def standing(claim: Claim, points: list[Point]) -> Standing:
-    """Combine the rung a passing check earns with what the outcomes say."""
-    rung = claim.established
+    """The claim's rung from its points: what the checker accepted, never the class attribute.
+
+    Loud when any outcome does not stand (with the reason) or is not what the
+    claim expects.  Otherwise: every point refuted -> refuted; every point
+    unknown -> open conjecture (for an open conjecture) or not established;
+    every point verified -> "proved for every parameter" when some point's
+    discharged obligations reach every parameter, else "verified up to" the
+    reach of each point.
+    """
     if not points:
-        if rung == "stated":
-            return Standing("stated", SHORT["stated"], "the paper states it; no check is attached")
-        return Standing("not-run", "not checked in this run",
-                        f"no outcome in this report; a passing check would establish: {SHORT[rung]}")
-    stale = [c for p in points for c in p.certificates if c.problem]
-    wrong = [p for p in points if not p.as_expected]
+        if claim.established == "stated":
+            return Standing("stated", RUNGS["stated"][0], "the paper states it; no check is attached")
+        return Standing("not-run", RUNGS["not-run"][0], "no outcome in this report: nothing is established here")
+
+    def many(some: list) -> str:
+        return f" ({len(some)} of {len(points)} points)" if len(points) > 1 else ""
+
+    fallen = [p for p in points if not p.stands]
+    if fallen:
+        p = fallen[0]
+        return Standing("mismatch", "DOES NOT STAND: not established",
+                        f"at {p.slug}: {p.why_not}" + many(fallen), loud=True)
+    wrong = [p for p in points if p.status != p.expected]
     if wrong:
         p = wrong[0]
-        got, expected = p.record.get("status"), p.record.get("expected")
-        where = f"at {p.slug}"
-        if got == "refuted":
-            text = f"refuted {where}: {p.record.get('message', '')}"
-        elif got == "unknown":
-            text = f"unknown {where}: the budget ran out, nothing is established"
+        if p.status == "refuted":
+            found = [o["words"] for o in p.obligations if o["side"] == "refute" and o["by"]]
+            text = f"refuted at {p.slug}: certified that {found[0]}" if found else f"refuted at {p.slug}"
+        elif p.status == "unknown":
+            text = f"unknown at {p.slug}: nothing is established"
         else:
-            text = f"{got} {where}, although the claim expects {expected}"
-        more = f" ({len(wrong)} of {len(points)} points)" if len(points) > 1 else ""
-        return Standing("mismatch", f"NOT AS EXPECTED: expected {expected}, got {got}", text + more, loud=True)
-    if stale:
-        return Standing("mismatch", "STALE: certificates do not match the installed statement",
-                        f"{len(stale)} certificate(s) {stale[0].problem}", loud=True)
-    statuses = {p.record.get("status") for p in points}
+            text = f"{p.status} at {p.slug}, although the claim expects {p.expected}"
+        return Standing("mismatch", f"NOT AS EXPECTED: expected {p.expected}, got {p.status}",
+                        text + many(wrong), loud=True)
+    statuses = {p.status for p in points}
     if statuses == {"refuted"}:
-        return Standing("refuted", SHORT["refuted"], points[0].record.get("message", ""))
+        certified = [next((o["words"] for o in p.obligations if o["side"] == "refute" and o["by"]), "") for p in points]
+        return Standing("refuted", RUNGS["refuted"][0], "; ".join(f"at {p.slug}: {w}" for p, w in zip(points, certified)))
     if statuses == {"unknown"}:
-        return Standing("open", SHORT["open"], "no verdict within the budget, as expected of an open conjecture")
-    sizes = "; ".join(point_text(p.record.get("parameters") or {}) for p in points)
-    if rung == "proved":
-        return Standing("proved", SHORT["proved"], f"symbolic argument, and checked exactly at {sizes}")
-    if rung in ("verified", "searched"):
-        return Standing(rung, SHORT[rung], f"up to {sizes}")
-    return Standing(rung, SHORT[rung], f"checked at {sizes}")
+        if claim.established == "open":
+            return Standing("open", RUNGS["open"][0], "no verdict, as expected of an open conjecture")
+        return Standing("unknown", NOT_ESTABLISHED, "no verdict within the budget, as the claim expects")
+    full = [p for p in points if p.reach == "all"]
+    if full:
+        return Standing("proved", RUNGS["proved"][0],
+                        f"the obligations discharged at {', '.join(p.slug for p in full)} cover every parameter")
+    reaches = list(dict.fromkeys(p.reach or "a size it does not state" for p in points))
+    return Standing("verified", "verified up to " + "; ".join(reaches), "checked at " + ", ".join(p.slug for p in points))
+
+
+def needed(claim: Claim, parameters: dict) -> list[dict]:
+    """The installed claim's obligations at ``parameters`` as rows {side, judgment, words}; [] if it cannot say."""
+    try:
+        stated = claim.obligations(claim.point(parameters)).to_json()
+    except Exception:  # a claim under construction, or parameters that are not a point of it
+        return []
+    return [dict(o, side=side) for side in ("verify", "refute") for o in stated[side]]
 
 
 def point_text(parameters: dict) -> str:
@@ -203,17 +356,38 @@ def paper_title(paper: str) -> str:
     return PAPERS.get(paper, "")
 
 
-def collect(outcomes_folder: str, claims: dict[str, Claim]) -> tuple[list[Entry], list[Point]]:
-    """Every registered claim as an entry (sorted by id), and the points of claims not installed."""
-    points = read_outcomes(outcomes_folder)
+def collect(outcomes_folder: str, claims: dict[str, Claim], verification) -> tuple[list[Entry], list[Point]]:
+    """Every registered claim as an entry (sorted by id), and the points of claims not installed.
+
+    ``verification`` is what :func:`theorems.verification.verify` returned for
+    ``outcomes_folder``: each point gets its outcome check and each
+    certificate the checker's line about it.
+    """
+    root = os.path.realpath(outcomes_folder)
+    prefixes = sorted({root + os.sep, os.path.abspath(outcomes_folder) + os.sep}, key=len, reverse=True)
+
+    def relative(text) -> str:
+        for prefix in prefixes:
+            text = str(text).replace(prefix, "")
+        return text
+
+    lines = {os.path.realpath(c["path"]): c for c in verification.certificates if isinstance(c.get("path"), str)}
+    checks = {os.path.realpath(o.path): o for o in verification.outcomes}
     grouped: dict[str, list[Point]] = {}
     orphans = []
-    for point in points:
-        claim = claims.get(point.record.get("claim"))
-        attach_certificates(point, outcomes_folder, claim)
+    for point in read_outcomes(outcomes_folder):
+        point.check = checks.get(os.path.realpath(os.path.join(root, *point.folder.split("/"), OUTCOME)))
+        if point.check is not None:  # paths in reasons are shown relative to the outcomes folder
+            point.check.reason, point.check.binding = relative(point.check.reason), relative(point.check.binding)
+        elif not point.problem:
+            point.problem = verification.error or "the trusted checker did not judge this outcome"
+        attach_certificates(point, outcomes_folder, lines)
+        name = point.check.claim if point.check is not None and point.check.claim else point.record.get("claim")
+        claim = claims.get(name) if isinstance(name, str) else None
         if claim is None:
             orphans.append(point)
         else:
+            point.expected, point.needed = claim.expected, needed(claim, point.parameters)
             grouped.setdefault(claim.id, []).append(point)
     entries = []
     for claim_id in sorted(claims):

@@ -8,6 +8,7 @@ font needed by the reader's browser).
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 
@@ -25,7 +26,19 @@ RC = {
 
 
 def draw(plot: Plot) -> bytes:
-    """The figure as SVG bytes."""
+    """The figure as SVG bytes (remembered within a process: the same plot data gives the same bytes)."""
+    try:
+        return _drawn(plot)
+    except TypeError:  # plot data that cannot be hashed: draw it afresh
+        return _draw(plot)
+
+
+@functools.lru_cache(maxsize=128)
+def _drawn(plot: Plot) -> bytes:
+    return _draw(plot)
+
+
+def _draw(plot: Plot) -> bytes:
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -80,8 +93,8 @@ def number(value) -> float | None:
 
 def tables(record: dict, parameters_text: str) -> list[Plot]:
     """Generic figures: every fact that is a table of numbers indexed by integers (at least 3 rows)."""
-    found = []
-    for name, value in sorted((record.get("facts") or {}).items()):
+    found, facts = [], record.get("facts")
+    for name, value in sorted(facts.items() if isinstance(facts, dict) else []):
         if not isinstance(value, dict) or len(value) < 3:
             continue
         if not all(re.fullmatch(r"-?\d+", str(k)) for k in value):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from urllib.parse import quote
 
 import sympy
 
-from theorems.core import LADDER
 from theorems.report import graph, mathml, model, values
 
 STYLE = """\
@@ -31,6 +31,10 @@ table.facts table.facts { margin: 0; }
 .proved { background: #1a7f37; } .verified { background: #2da44e; } .searched { background: #9a6700; }
 .open { background: #8250df; } .refuted { background: #a40e26; } .unknown { background: #6e7781; }
 .not-run, .stated { background: #6e7781; } .mismatch { background: #ff0000; font-weight: bold; }
+.symbolic { background: #0a6b74; }
+table.dashboard .badge { white-space: normal; }
+td.accepted p { margin: 0.2rem 0; } td.accepted ul { margin: 0 0 0.4rem; padding-left: 1.1rem; font-size: 0.9em; }
+details code { overflow-wrap: anywhere; }
 .loud { border: 3px solid #ff0000; background: #ffebe9; padding: 0.6rem 1rem; font-weight: bold; }
 .standing { border: 1px solid #d0d7de; padding: 0.6rem 1rem; background: #f6f8fa; }
 .approx, .more, .muted { color: #656d76; }
@@ -43,7 +47,8 @@ svg.graph a.node:hover rect { fill: #ddf4ff; }
 .scroll { overflow-x: auto; }
 table.dashboard { width: 100%; } table.dashboard td { overflow-wrap: break-word; }
 table.dashboard code { font-size: 0.85em; }
-table.dashboard td:nth-child(1) { width: 22%; } table.dashboard td:nth-child(2) { width: 28%; }
+table.dashboard td:nth-child(1) { width: 16%; } table.dashboard td:nth-child(2) { width: 22%; }
+table.dashboard td:nth-child(4) { width: 26%; }
 math { font-size: 1.05em; }
 math[display="block"] { margin: 0.3rem 0; }
 """
@@ -118,39 +123,41 @@ def inline(text: str) -> str:
 def dashboard(report) -> bytes:
     entries = report.entries
     registered = {e.id for e in entries}
-    points = [p for e in entries for p in e.points]
     wrong = [e for e in entries if e.standing.loud]
     parts = ["<h1>attnproof — proof report</h1>",
-             "<p>Every registered claim of the two papers: what the paper <em>states</em> beside what a check "
-             "<em>established</em> here, with the outcomes of the last <code>attnproof check</code>. "
-             "Verdicts are exact and every certificate can be re-checked by the trusted checker: "
-             "<code>attnproof verify data</code> in this folder.</p>"]
-    summary = (f"{len(entries)} claim(s), {len(points)} outcome(s), "
-               f"{sum(len(p.certificates) for p in points)} certificate(s)")
+             "<p>Every registered claim of the two papers: what the paper <em>states</em> beside what was "
+             "<em>established</em> here. For this report the trusted checker (its own process: the standard library "
+             "and python-flint only) re-checked every certificate of the last <code>attnproof check</code> and "
+             "discharged each outcome's obligations, which were then bound to the installed claim; a rung is shown "
+             "only where both hold. Re-check it yourself: <code>attnproof verify data</code> in this folder.</p>"]
+    parts += [f'<p class="loud">{html.escape(line)}</p>' for line in trusted_alarms(report)]
     if wrong:
         names = ", ".join(f'<a href="{claim_href(e.id, "")}">{html.escape(e.id)}</a>' for e in wrong)
-        parts.append(f'<p class="loud" id="not-as-expected">{len(wrong)} claim(s) NOT AS EXPECTED: {names}</p>')
-    parts.append(f'<p class="muted">{summary}.</p>')
+        parts.append(f'<p class="loud" id="not-as-expected">{len(wrong)} claim(s) NOT AS EXPECTED or not established: {names}</p>')
+    parts.append(f'<p class="muted">{html.escape(trusted_summary(report))}.</p>')
 
     rows = []
     for e in entries:
         outcome = "; ".join(
             f'<a href="{claim_href(e.id, "")}#{p.anchor}">{html.escape(p.slug)}</a>: '
-            f'{badge(_status_key(p), p.record.get("status", "?"))}'
-            + ("" if p.as_expected else f' <strong>expected {html.escape(str(p.record.get("expected")))}</strong>')
-            + f' <span class="muted">{float(p.record.get("seconds", 0)):.2f} s</span>'
+            f'{badge(_status_key(p), p.status)}'
+            + ("" if p.stands else " <strong>does not stand</strong>")
+            + ("" if not p.stands or p.as_expected else f' <strong>expected {html.escape(str(p.expected))}</strong>')
+            + f' <span class="muted">{_seconds(p):.2f} s</span>'
             for p in e.points) or '<span class="muted">none</span>'
+        accepted = "".join(accepted_cell(e, p) for p in e.points) or '<span class="muted">nothing: no outcome</span>'
         rests = "<br>".join(_claim_link(u, registered, "") for u in e.claim.uses) or '<span class="muted">nothing</span>'
         rows.append(
             "<tr>"
             f'<td><a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{html.escape(e.claim.title)}</td>'
             f"<td>arXiv:{html.escape(e.claim.paper)}<br>{inline(e.claim.sentence)}</td>"
-            f'<td>{badge(e.standing.key, e.standing.label)}<br><span class="muted">{html.escape(e.standing.detail)}</span></td>'
-            f"<td>{outcome}</td><td>{rests}</td>"
+            f'<td>{badge(e.standing.key, e.standing.label)}{symbolic_badge(e)}<br>'
+            f'<span class="muted">{html.escape(e.standing.detail)}</span></td>'
+            f'<td class="accepted">{accepted}</td><td>{outcome}</td><td>{rests}</td>'
             "</tr>")
     parts.append("<h2 id=\"claims\">Claims</h2>")
     parts.append('<div class="scroll"><table class="dashboard"><tr><th>claim</th><th>the paper states</th>'
-                 "<th>established here</th><th>outcomes</th><th>rests on</th></tr>"
+                 "<th>established here</th><th>what the trusted checker accepted</th><th>outcomes</th><th>rests on</th></tr>"
                  + "".join(rows) + "</table></div>")
 
     parts.append('<h2 id="graph">Dependency graph</h2>')
@@ -158,26 +165,110 @@ def dashboard(report) -> bytes:
                  "Click a claim to open its page; dashed boxes are not checked in this run or not registered.</p>")
     parts.append('<div class="scroll">' + graph_svg(report, root="") + "</div>")
     parts.append("<h2>What a claim's standing means</h2><ul>"
-                 + "".join(f"<li>{badge(k, k)} {html.escape(v)}</li>" for k, v in LADDER.items())
-                 + f'<li>{badge("mismatch", "NOT AS EXPECTED")} an outcome differs from what the claim expects '
-                   "(or its certificates belong to another statement): the rung is not earned</li>"
-                 + f'<li>{badge("not-run", "not checked in this run")} the claim is registered but this report has no outcome for it</li>'
+                 + "".join(f"<li>{badge(k, label)} {html.escape(text)}</li>" for k, (label, text) in model.RUNGS.items())
                  + "</ul>")
     if report.orphans:
-        items = "".join(f"<li><code>{html.escape(p.folder)}</code>: {html.escape(str(p.record.get('status')))} — "
-                        f"{html.escape(str(p.record.get('message', '')))}</li>" for p in report.orphans)
-        parts.append(f"<h2>Outcomes of claims not installed</h2><ul>{items}</ul>")
+        items = "".join(f"<li><code>{html.escape(p.folder)}</code>: {html.escape(p.status)} — not established: "
+                        f"{html.escape(p.why_not)}</li>" for p in report.orphans)
+        parts.append(f'<h2>Outcomes of claims not installed</h2><ul class="loud">{items}</ul>')
     parts.append('<p class="muted">Markdown copy: <a href="index.md">index.md</a>; '
                  'the graph alone: <a href="assets/graph.svg">assets/graph.svg</a>.</p>')
     return page("attnproof — proof report", "\n".join(parts), "")
 
 
+def trusted_summary(report) -> str:
+    """One line: what the trusted checker made of the folder."""
+    v = report.verification
+    accepted = sum(1 for c in v.certificates if c.get("status") == "accepted")
+    standing = sum(1 for o in v.outcomes if o.ok)
+    return (f"{len(report.entries)} claim(s); the trusted checker accepted {accepted} of {len(v.certificates)} "
+            f"certificate(s), and {standing} of {len(v.outcomes)} outcome(s) stand")
+
+
+def trusted_alarms(report) -> list[str]:
+    """What must be said loudly about the checker's run as a whole."""
+    v, lines = report.verification, []
+    if v.error:
+        lines.append(f"THE TRUSTED CHECKER DID NOT FINISH: {v.error}")
+    for c in report.rejected:
+        lines.append(f"{c.get('status')}: {_relative(report, c.get('path', ''))}: {c.get('reason', '')}")
+    if v.foreign_modules:
+        lines.append("the checker process loaded modules outside the standard library: " + ", ".join(v.foreign_modules))
+    return lines
+
+
+def _relative(report, path) -> str:
+    root = report.outcomes_root
+    return str(path)[len(root) + 1:] if root and str(path).startswith(root + "/") else str(path)
+
+
+def _seconds(point) -> float:
+    """The wall-clock time the check recorded (a number, or its text as the bounded parser keeps it); else 0."""
+    value = point.record.get("seconds", 0)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str) and re.fullmatch(r"\d{1,12}(\.\d{1,12})?([eE][-+]?\d{1,3})?", value):
+        return float(value)
+    return 0.0
+
+
+ACCEPTED_LIMIT = 3  # obligations per point on the dashboard; the claim's page lists all
+
+
+def shown_obligations(point) -> list[dict]:
+    """The rows that carry the verdict: verify rows for verified or unknown, refute rows for refuted."""
+    side = "refute" if point.status == "refuted" else "verify"
+    return [o for o in point.obligations if o.get("side") == side]
+
+
+def obligation_mark(point, row) -> str:
+    """How one obligation stands: discharged by a file, missing, or not discharged."""
+    if row.get("by"):
+        return f"discharged by {row['by']}"
+    if row.get("side") == "verify" and point.status == "verified":
+        return "MISSING: not discharged"
+    return "not discharged"
+
+
+def accepted_cell(entry, point) -> str:
+    """The dashboard's column: per point, the obligations that carry its verdict and what discharged each."""
+    head = f'<a href="{claim_href(entry.id, "")}#accepted-{point.anchor}">{html.escape(point.slug)}</a>'
+    if not point.stands:
+        return f'<p>{head}: <strong class="loud">does not stand</strong> — {html.escape(point.why_not)}</p>'
+    rows = shown_obligations(point)
+    if point.status == "refuted":
+        rows = [o for o in rows if o.get("by")]
+    if point.status == "unknown":
+        return f'<p>{head}: <span class="muted">unknown: claims nothing, needs nothing</span></p>'
+    items = "".join(f"<li>{mathml.prose(str(o.get('words', '')))} — <code>{html.escape(obligation_mark(point, o))}</code></li>"
+                    for o in rows[:ACCEPTED_LIMIT])
+    more = (f'<li class="more"><a href="{claim_href(entry.id, "")}#accepted-{point.anchor}">… and '
+            f"{len(rows) - ACCEPTED_LIMIT} more</a></li>" if len(rows) > ACCEPTED_LIMIT else "")
+    return f"<p>{head}: {html.escape(point.rung)}</p><ul>{items}{more}</ul>"
+
+
+def symbolic_badge(entry) -> str:
+    """The sympy steps as their own rung, beside the checker's (never inside it)."""
+    if not entry.symbolic:
+        return ""
+    names = ", ".join(entry.symbolic)
+    return (f' {badge("symbolic", model.RUNGS["symbolic"][0])}'
+            f'<br><span class="muted">beside it, not checked by the trusted checker: {html.escape(names)}</span>')
+
+
 def graph_svg(report, root: str) -> str:
     nodes = {e.id: tuple(e.claim.uses) for e in report.entries}
-    status = {e.id: (e.standing.key, e.standing.label if not e.standing.loud else "NOT AS EXPECTED") for e in report.entries}
+    status = {e.id: (e.standing.key, _short(e.standing)) for e in report.entries}
     titles = {e.id: f"{e.claim.title} — {e.standing.label}" for e in report.entries}
     href = {e.id: claim_href(e.id, root) for e in report.entries}
     return graph.svg(nodes, status, titles, href)
+
+
+def _short(standing) -> str:
+    """A node's label in the graph: the rung without its sizes (the hover title has them)."""
+    if standing.loud:
+        return standing.label.split(":")[0]
+    return "verified up to a size" if standing.key == "verified" else standing.label
 
 
 def _used_by(entries) -> dict[str, list[str]]:
@@ -202,7 +293,7 @@ def _claim_link(claim_id: str, registered: set, root: str) -> str:
 def _status_key(point) -> str:
     if not point.as_expected:
         return "mismatch"
-    return {"verified": "verified", "refuted": "refuted", "unknown": "unknown"}.get(point.record.get("status"), "unknown")
+    return {"verified": "verified", "refuted": "refuted", "unknown": "unknown"}.get(point.status, "unknown")
 
 
 # --------------------------------------------------------------- claim page
@@ -231,10 +322,10 @@ def claim_page(report, entry) -> bytes:
              f"<p><code>{html.escape(entry.id)}</code> · arXiv:{html.escape(claim.paper)} "
              f"<em>{html.escape(model.paper_title(claim.paper))}</em></p>",
              f'<div class="{"loud" if standing.loud else "standing"}" id="standing">'
-             f"Established here: {badge(standing.key, standing.label)} {html.escape(standing.detail)}<br>"
-             f'<span class="muted">A passing check of this claim establishes: '
-             f"{html.escape(LADDER.get(claim.established, claim.established))} "
-             f"(expects <code>{html.escape(claim.expected)}</code> at the default point).</span></div>",
+             f"Established here: {badge(standing.key, standing.label)} {html.escape(standing.detail)}"
+             f"{symbolic_badge(entry)}<br>"
+             f'<span class="muted">The rung is what the trusted checker accepted at the points below; the claim '
+             f"expects <code>{html.escape(claim.expected)}</code> at the default point.</span></div>",
              '<h2 id="paper">What the paper states</h2>',
              f"<blockquote>{inline(claim.sentence)}</blockquote>",
              '<h2 id="reading">Our reading</h2>',
@@ -265,48 +356,128 @@ def _parameters_html(claim) -> str:
 
 def point_html(report, entry, point) -> str:
     r = point.record
-    status = r.get("status", "?")
-    mark = "" if point.as_expected else f' <strong class="loud">NOT AS EXPECTED: the claim expects {html.escape(str(r.get("expected")))}</strong>'
-    parts = [f'<h2 id="{point.anchor}">Outcome at <code>{html.escape(point.slug)}</code></h2>',
-             f"<p>{badge(_status_key(point), status)}{mark} — {mathml.prose(str(r.get('message', '')))}</p>",
-             f"<p>Parameters: {html.escape(model.point_text(r.get('parameters') or {}))}.</p>",
-             f"<p>Time: {float(r.get('seconds', 0)):.2f} s. Outcome record: "
-             f'<a href="../data/{_q(point.folder)}/outcome.json">data/{html.escape(point.folder)}/outcome.json</a></p>']
-    if r.get("counterexample") is not None:
-        parts.append('<h3>Counterexample</h3><div class="loud">' + values.to_html(r["counterexample"]) + "</div>")
-    covered = dict(r.get("covered") or {})
-    covered.pop("certificates", None)  # listed with the certificates below
-    parts.append("<h3>What was checked, and up to where</h3>" + values.to_html(covered))
-    facts = r.get("facts") or {}
-    witness = {k: v for k, v in facts.items() if "witness" in k or k.startswith("worst")}
-    if witness:
-        parts.append("<h3>Witness and worst case</h3>" + values.to_html(witness))
-    parts.append("<h3>Certificates</h3>")
-    if point.certificates:
-        rows = []
-        for cert in point.certificates:
-            problem = f'<br><strong class="loud">{html.escape(cert.problem)}</strong>' if cert.problem else ""
-            rows.append(f"<tr><td><code>{html.escape(cert.kind)}</code></td><td>{html.escape(cert.summary)}{problem}</td>"
-                        f'<td><a href="../{_q(cert.relpath)}">{html.escape(cert.relpath.rsplit("/", 1)[1])}</a> '
-                        f'<span class="muted">({cert.size:,} bytes)</span></td>'
-                        f"<td><code>attnproof verify {html.escape(cert.relpath)}</code></td></tr>")
-        parts.append("<p>Each certificate is re-checked from its data alone by the trusted checker; run the command "
-                     "in this report's folder (the certificates are copied under <code>data/</code>).</p>"
-                     "<table><tr><th>kind</th><th>what the trusted checker accepted</th><th>file</th><th>re-check</th></tr>"
-                     + "".join(rows) + "</table>")
+    if not point.stands:
+        mark = f' <strong class="loud">DOES NOT STAND — not established: {html.escape(point.why_not)}</strong>'
+    elif not point.as_expected:
+        mark = f' <strong class="loud">NOT AS EXPECTED: the claim expects {html.escape(str(point.expected))}</strong>'
     else:
-        parts.append("<p class=\"muted\">none" + (" (an unknown outcome carries none: partial work proves nothing)"
-                                                  if r.get("status") == "unknown" else "") + "</p>")
-    parts.append("<h3>Facts</h3>" + values.to_html(facts))
+        mark = ""
+    parts = [f'<h2 id="{point.anchor}">Outcome at <code>{html.escape(point.slug)}</code></h2>',
+             f"<p>{badge(_status_key(point), point.status)}{mark}</p>",
+             f"<p>Parameters: {html.escape(model.point_text(point.parameters))}.</p>",
+             f"<p>Time: {_seconds(point):.2f} s. Outcome record: "
+             f'<a href="../data/{_q(point.folder)}/outcome.json">data/{html.escape(point.folder)}/outcome.json</a>; '
+             f"re-check this verdict: <code>attnproof verify data/{html.escape(point.folder)}</code></p>",
+             accepted_html(point)]
+    if point.symbolic:
+        parts.append(f'<h3 id="symbolic-{point.anchor}">Symbolic (sympy) — its own rung</h3>'
+                     f"<p>{badge('symbolic', model.RUNGS['symbolic'][0])} steps sympy carried out; the trusted checker "
+                     "did not check them and they are no part of what it accepted above.</p>" + values.to_html(point.symbolic))
+    parts.append(certificates_html(point))
+    parts.append(reported_html(point))
     figures = report.figures.get(point.folder, [])
     if figures or point.folder in report.plot_errors:
-        parts.append("<h3>Plots</h3>")
+        parts.append("<h3>Plots</h3><p class=\"muted\">Drawn from the facts the check reported (plots show, never decide).</p>")
     if point.folder in report.plot_errors:
         parts.append(f'<p class="loud">the claim\'s plots failed: {html.escape(report.plot_errors[point.folder])}</p>')
     for figure in figures:
         caption = html.escape(figure.plot.title) + (f" — {html.escape(figure.plot.note)}" if figure.plot.note else "")
         parts.append(f'<figure><img src="../{_q(figure.path)}" alt="{html.escape(figure.plot.title)}" width="640" height="400">'
                      f"<figcaption>{caption}</figcaption></figure>")
+    return "\n".join(parts)
+
+
+def accepted_html(point) -> str:
+    """What the trusted checker accepted at this point: the rung, then every obligation and what discharged it.
+
+    Built from the checker's verdict and the installed claim only; nothing of
+    the outcome file's free text (message, coverage, facts) enters here.
+    """
+    parts = [f'<div class="accepted" id="accepted-{point.anchor}">', "<h3>What the trusted checker accepted</h3>"]
+    if point.stands:
+        parts.append(f"<p>Rung: {badge(_rung_key(point), point.rung)} "
+                     f'<span class="muted">(status {html.escape(point.status)}, reach '
+                     f"{html.escape(point.reach or 'none')}; the obligations are the installed claim's own)</span></p>")
+    else:
+        parts.append(f'<p class="loud">DOES NOT STAND — rung: not established. {html.escape(point.why_not)}</p>')
+    rows = point.obligations
+    if rows:
+        note = ("" if point.bound else '<p class="muted">The obligations as the installed claim states them at this '
+                "point (or, failing that, as the outcome file records them): none is established.</p>")
+        body = "".join(
+            f"<tr><td>{html.escape(str(o.get('side', '')))}</td><td>{mathml.prose(str(o.get('words', '')))}</td>"
+            f"<td><details><summary>{html.escape(str((o.get('judgment') or {}).get('judgment', '?')))}</summary>"
+            f"<code>{html.escape(_compact(o.get('judgment')))}</code></details></td>"
+            f"<td>{_mark_html(point, o)}</td></tr>" for o in rows)
+        parts.append(note + "<table class=\"obligations\"><tr><th>side</th><th>obligation</th><th>judgment</th>"
+                     "<th>discharged by</th></tr>" + body + "</table>"
+                     '<p class="muted">A <em>verify</em> obligation must be discharged for <code>verified</code>; '
+                     "any discharged <em>refute</em> obligation makes <code>refuted</code>.</p>")
+    else:
+        parts.append('<p class="muted">no obligations listed</p>')
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def _mark_html(point, row) -> str:
+    mark = obligation_mark(point, row)
+    if row.get("by"):
+        return f'discharged by <a href="../data/{_q(point.folder)}/{quote(str(row["by"]))}"><code>{html.escape(str(row["by"]))}</code></a>'
+    return f'<strong class="loud">{html.escape(mark)}</strong>' if mark.startswith("MISSING") else f'<span class="muted">{html.escape(mark)}</span>'
+
+
+def _compact(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(", ", ": "))
+
+
+def _rung_key(point) -> str:
+    if point.status == "verified":
+        return "proved" if point.reach == "all" else "verified"
+    return {"refuted": "refuted"}.get(point.status, "unknown")
+
+
+def certificates_html(point) -> str:
+    parts = ["<h3>Certificates</h3>"]
+    if not point.certificates:
+        parts.append("<p class=\"muted\">none" + (" (an unknown outcome carries none: partial work proves nothing)"
+                                                   if point.status == "unknown" else "") + "</p>")
+        return "\n".join(parts)
+    rows = []
+    for cert in point.certificates:
+        said = html.escape(cert.summary)
+        if not cert.accepted:
+            said = f'<strong class="loud">{said}</strong>'
+        elif cert.judgment is not None:
+            said += f'<br><details><summary>judgment</summary><code>{html.escape(_compact(cert.judgment))}</code></details>'
+        rows.append(f"<tr><td><code>{html.escape(cert.kind)}</code></td><td>{said}</td>"
+                    f'<td><a href="../{_q(cert.relpath)}">{html.escape(cert.name)}</a> '
+                    f'<span class="muted">({cert.size:,} bytes)</span></td>'
+                    f"<td><code>attnproof verify {html.escape(cert.relpath)}</code></td></tr>")
+    parts.append("<p>Each certificate is re-checked from its data alone by the trusted checker; run the command "
+                 "in this report's folder (the certificates are copied under <code>data/</code>).</p>"
+                 "<table><tr><th>kind</th><th>the trusted checker said</th><th>file</th><th>re-check</th></tr>"
+                 + "".join(rows) + "</table>")
+    return "\n".join(parts)
+
+
+def reported_html(point) -> str:
+    """What the check reported of itself: shown for reading, labelled unchecked."""
+    r = point.record
+    parts = [f'<h3 id="reported-{point.anchor}">Reported by the check, unchecked</h3>',
+             '<p class="muted">What the check wrote into its outcome file. The trusted checker does not read it: '
+             "it may help a reader, and establishes nothing.</p>",
+             f"<p>Message: {mathml.prose(str(r.get('message') or '(none)'))}</p>"]
+    if r.get("counterexample") is not None:
+        parts.append("<h4>Counterexample</h4>" + values.to_html(r["counterexample"]))
+    covered = dict(r.get("covered") or {}) if isinstance(r.get("covered"), dict) else {}
+    covered.pop("certificates", None)  # the checker's own words are with the certificates above
+    parts.append("<h4>What was checked, and up to where</h4>" + values.to_html(covered))
+    facts = {k: v for k, v in point.facts.items() if not str(k).startswith(model.SYMBOLIC)}
+    witness = {k: v for k, v in facts.items() if "witness" in k or k.startswith("worst")}
+    if witness:
+        parts.append("<h4>Witness and worst case</h4>" + values.to_html(witness))
+    others = {k: v for k, v in facts.items() if k not in witness}
+    parts.append(("<h4>Other facts</h4>" if witness else "<h4>Facts</h4>") + values.to_html(others))
     return "\n".join(parts)
 
 
