@@ -217,7 +217,7 @@ def cmd_report(args) -> int:
     print(f"report of {len(written.entries)} claim(s), {points} outcome(s) from {args.outcomes}: "
           f"{os.path.join(args.out, 'index.html')} (Markdown: {os.path.join(args.out, 'index.md')})")
     if loud:
-        print(f"not as expected: {', '.join(loud)}")
+        print(f"not as expected, or not standing under verify: {', '.join(loud)}")
     return 0 if written.as_expected else 1
 
 
