@@ -1,104 +1,61 @@
-"""Family: linear certificates (Motzkin / Gordan combinations) that no head solves a task."""
+"""Family: linear certificates (Motzkin / Gordan combinations) that no head solves a task.
+
+Each kind builds its rows itself from labelled data (tokens as bit strings, sides
+"lo"/"hi", sequences with the query q last) and checks one exact combination
+(:func:`_motzkin_refutes`).  Min-IP: ``T(X) = min_j <x_j, q>``.  Linearisation: a head
+outputs ``y = sum_j k_j U_j / sum_j k_j`` (weights ``k_j >= 0``, positive sum); with
+``P_j = k_j U_j``, ``|y - T| < 1/2`` is the pair of strict homogeneous rows
+``lo: sum P - (T - 1/2) sum k > 0``, ``hi: (T + 1/2) sum k - sum P > 0`` (:func:`_ratio_row`),
+so every head solving the sequences solves the rows, and a Motzkin combination refutes both.
+"""
 
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement, product
 from fractions import Fraction
+from itertools import combinations, product
 
 import flint
 
-from solvers.trusted.core import (
-    CertificateError, fmpq_matrix, integer, kind as _register, lcm_denominator, matrix, rational, require, token,
-)
+from solvers.trusted.core import digest, flag, integer, kind, listof, rational, require, token
 
-# --- transitional aliases from the single-file checker (to be removed as this family is reworked)
-_require, _int, _matrix, _token, _lcm_den, _fmpq_mat = require, integer, matrix, token, lcm_denominator, fmpq_matrix
-TARGETS = ("min-ip",)
+HALF = Fraction(1, 2)
+TARGET = "min-ip"
 
 
-def kind(name, *fields):
-    def register(function):
-        def returning_a_judgment(data):
-            return {"judgment": "unported:" + name}, function(data)
-        _register(name, *fields, work=lambda data: 0)(returning_a_judgment)
-        return function
-    return register
+def _n(value) -> int:  # work estimates read sizes only and survive hostile data
+    return len(value) if isinstance(value, list) else 0
 
 
-def _bound(tolerance: Fraction) -> str:
-    return "error exactly 0" if tolerance == 0 else f"error < {tolerance}"
+def _int_or(value, default: int, high: int) -> int:
+    return min(max(value, 1), high) if type(value) is int else default
 
 
-def _within(error: Fraction, tolerance: Fraction) -> bool:
-    return error == 0 if tolerance == 0 else abs(error) < tolerance
+def _multiplier(value) -> Fraction:
+    y = rational(value, "multiplier")
+    require(y >= 0, f"multiplier {y} is negative")
+    return y
 
 
-# ---------------------------------------------- fixed kernel rows (readout only)
+def _entry(value, size: int, what: str) -> list:
+    require(isinstance(value, list) and len(value) == size, f"each {what}")
+    return value
 
 
-@kind("readout-infeasible", "m", "query", "weights", "sequences", "multipliers", "tolerance")
-def _readout_infeasible(data: dict) -> str:
-    """For ONE fixed kernel row, no readout values make the head solve these sequences.
-
-    ``weights`` gives ``K[q, x] > 0`` for the tokens used (bit strings); the
-    readout values ``U[q, x]`` are the unknowns.  Each sequence (query last)
-    gives, after multiplying by its positive denominator, the strict rows
-    ``sum_j K_j U_j > (T - tol) sum_j K_j`` ("lo") and
-    ``-sum_j K_j U_j > -(T + tol) sum_j K_j`` ("hi"); ``multipliers`` holds
-    ``[y_lo, y_hi]`` per sequence, a Motzkin combination the checker verifies.
-    Every affine readout of any values is such a U, so none solves them.
-    """
-    m = _int(data["m"], "m", 1, 64)
-    q = _token(data["query"], m)
-    weights = {_token(x, m): rational(k) for x, k in data["weights"].items()}
-    _require(all(k > 0 for k in weights.values()), "weights must be positive")
-    tolerance = rational(data["tolerance"])
-    _require(len(data["sequences"]) == len(data["multipliers"]), "one pair of multipliers per sequence")
-    rows, ys = [], []
-    for seq_text, pair in zip(data["sequences"], data["multipliers"]):
-        seq = [_token(x, m) for x in seq_text]
-        _require(seq and seq[-1] == q, f"sequence {seq_text} must end with the query {data['query']}")
-        _require(all(x in weights for x in seq), f"sequence {seq_text} uses a token without a weight")
-        target = min((x & q).bit_count() for x in seq)
-        total = sum(weights[x] for x in seq)
-        coefs: dict = {}
-        for x in seq:
-            coefs[x] = coefs.get(x, 0) + weights[x]
-        rows.append((coefs, ">", (target - tolerance) * total))
-        rows.append(({x: -c for x, c in coefs.items()}, ">", -(target + tolerance) * total))
-        _require(isinstance(pair, list) and len(pair) == 2, "multipliers come in pairs [y_lo, y_hi]")
-        ys += [rational(y) for y in pair]
-    _motzkin_refutes(rows, ys, f"readout rows of query {data['query']}")
-    return f"no readout solves {len(rows) // 2} sequences for the fixed kernel row of q={data['query']} (m={m})"
+def _target(seq: list[int], q: int) -> int:  # Min-IP
+    return min((x & q).bit_count() for x in seq)
 
 
-# ------------------------------------------- paper K: linear feasibility (LP)
-#
-# Shared by every LP kind: `_motzkin_refutes(rows, multipliers)` checks a Motzkin
-# combination exactly; `_ratio_row` builds the row of one sequence of the
-# linearised problem.  Rows are built here from labelled data (tokens as bit
-# strings, sides, sequences); a certificate never supplies a row itself.
-
-_HALF = Fraction(1, 2)
-
-
-def _motzkin_refutes(rows, multipliers, what: str = "system") -> None:
-    """Raise CertificateError unless ``multipliers`` prove ``rows`` have no common solution.
-
-    ``rows`` are ``(coefs, sense, rhs)`` read as ``sum_k coefs[k] x_k (sense) rhs``
-    with sense ``">"``, ``">="`` or ``"="`` over real unknowns keyed by anything
-    hashable.  Motzkin: if ``y_i >= 0`` (free on "=" rows), ``sum_i y_i coefs_i = 0``
-    and either ``sum_i y_i rhs_i > 0``, or ``= 0`` with ``y_i > 0`` on some ">" row,
-    then no x satisfies every row (a solution would give ``0 >= sum y_i rhs_i``,
-    strictly when a strict row is used).
-    """
-    _require(len(rows) == len(multipliers), f"{what}: {len(rows)} rows but {len(multipliers)} multipliers")
+def _motzkin_refutes(rows, multipliers, what: str) -> None:
+    """Raise unless ``multipliers`` prove the rows ``sum_k coefs[k] x_k (> or >=) rhs`` have no
+    common real solution.  Motzkin: every ``y_i >= 0``, ``sum_i y_i coefs_i = 0`` and either
+    ``sum_i y_i rhs_i > 0``, or ``= 0`` with ``y_i > 0`` on a strict row (a solution would
+    give ``0 >= sum_i y_i rhs_i``, strictly when a strict row is used)."""
+    require(len(rows) == len(multipliers), f"{what}: {len(rows)} rows but {len(multipliers)} multipliers")
     total: dict = {}
     bound, strict = Fraction(0), False
     for (coefs, sense, rhs), y in zip(rows, multipliers):
-        _require(sense in (">", ">=", "="), f"{what}: unknown sense {sense!r}")
-        _require(sense == "=" or y >= 0, f"{what}: negative multiplier {y} on an inequality")
+        require(y >= 0, f"{what}: negative multiplier {y}")
         if y == 0:
             continue
         strict |= sense == ">"
@@ -106,108 +63,147 @@ def _motzkin_refutes(rows, multipliers, what: str = "system") -> None:
             total[key] = total.get(key, 0) + y * c
         bound += y * rhs
     left = sorted((str(k) for k, v in total.items() if v), key=len)[:3]
-    _require(not left, f"{what}: the combination leaves the unknowns {left} (it must vanish)")
-    _require(bound > 0 or (bound == 0 and strict), f"{what}: the combination gives no contradiction (sum {bound}, strict row used: {strict})")
+    require(not left, f"{what}: the combination leaves the unknowns {left} (it must vanish)")
+    require(bound > 0 or (bound == 0 and strict), f"{what}: the combination gives no contradiction (sum {bound}, strict row used: {strict})")
 
 
-def _token(text, m: int) -> int:
-    """A token written as a bit string of length m, coordinate 1 first."""
-    _require(isinstance(text, str) and len(text) == m and set(text) <= {"0", "1"}, f"token {text!r} is not a bit string of length {m}")
-    return sum(1 << i for i, ch in enumerate(text) if ch == "1")
-
-
-def _ratio_row(side: str, terms, target: int):
-    """The row of one sequence in the linearised problem ``P = psi * U`` (homogeneous, strict).
-
-    ``terms`` lists, per position, the unknowns ``(psi_key, p_key)`` of that token, so
-    ``y = sum P / sum psi``.  With a positive denominator, side "lo" is
-    ``y > T - 1/2`` i.e. ``sum P - (T - 1/2) sum psi > 0``, side "hi" is ``y < T + 1/2``.
-    """
-    _require(side in ("lo", "hi"), f"side must be 'lo' or 'hi', got {side!r}")
-    sign, level = (1, target - _HALF) if side == "lo" else (-1, target + _HALF)
+def _ratio_row(side, terms, target: int):
+    """The strict row of one side of one sequence; ``terms`` = per position ``(weight key, P key)``."""
+    require(side in ("lo", "hi"), f"side must be 'lo' or 'hi', got {str(side)[:20]!r}")
+    sign, level = (1, target - HALF) if side == "lo" else (-1, target + HALF)
     coefs: dict = {}
-    for psi_key, p_key in terms:
+    for k_key, p_key in terms:
         coefs[p_key] = coefs.get(p_key, 0) + sign
-        coefs[psi_key] = coefs.get(psi_key, 0) - sign * level
+        coefs[k_key] = coefs.get(k_key, 0) - sign * level
     return coefs, ">", Fraction(0)
 
 
-def _multiplier(value) -> Fraction:
-    y = rational(value)
-    _require(y >= 0, f"multiplier {y} is negative")
-    return y
+def _unsolvable(model: str, low: int, n: int) -> dict:
+    return {"judgment": "unsolvable", "model": model, "rank": 1, "m": [low, None], "length": n,
+            "target": TARGET, "tolerance": HALF}
 
 
-@kind("rank-one-infeasible", "m", "positions", "rows", "nonnegative")
-def _rank_one_infeasible(data: dict) -> str:
-    """No rank-one head solves these sequences (so none solves exact length n, at any m' >= m).
+# ---------------------------------------------- a fixed kernel row (readout only)
 
-    A rank-one head has ``kappa_j(q, x) = phi(q) psi_j(x)`` with ``psi >= 0``; ``phi(q) > 0``
-    cancels, and with ``P_j[q, x] = psi_j(x) U_j[q, x]`` each sequence X (query last) gives
-    two homogeneous strict rows (``_ratio_row``), so a Motzkin combination of them and of
-    ``psi >= 0`` refutes every head.  ``positions`` false: one ``psi``, one ``U`` (the
-    model of paper K); true: ``psi_j``, ``U_j`` per position j (position-dependent maps,
-    query last, only the final position scored).  Data: ``rows`` = ``[side, multiplier,
-    [token, ...]]`` with tokens as bit strings of length m; ``nonnegative`` =
-    ``[position, token, multiplier]`` for rows ``psi_position(token) >= 0`` (position 0
-    when ``positions`` is false).  The rows depend on the tokens only through their
-    inner products, so zero-padded tokens give the same certificate for every m' >= m.
+
+def _work_readout(data) -> int:
+    sequences = data["sequences"] if isinstance(data.get("sequences"), list) else []
+    return sum(_n(s) for s in sequences) * (_int_or(data.get("m"), 1, 64) + 4)
+
+
+@kind("readout-infeasible", "m", "query", "weights", "sequences", "multipliers", "tolerance", work=_work_readout)
+def _readout_infeasible(data: dict):
+    """Judgment ``no-readout{m, row, target, tolerance}``: for ONE fixed kernel row
+    ``row = digest({"query": q, "weights": {x: K[q,x]}})`` (bit strings, K > 0), no readout
+    values ``U[q,x]`` give error < tolerance on every listed sequence (query last).  Rows
+    ``sum_j K_j U_j > (T - tol) sum_j K_j`` and ``-sum_j K_j U_j > -(T + tol) sum_j K_j``,
+    multipliers ``[y_lo, y_hi]`` per sequence.  ``tolerance > 0`` is required: at
+    ``tol <= 0`` the two rows of one sequence contradict each other by themselves."""
+    m = integer(data["m"], "m", 1, 64)
+    q = token(data["query"], m)
+    require(isinstance(data["weights"], dict) and data["weights"], "weights must be a nonempty object {token: weight}")
+    weights = {token(x, m): rational(k, "weight") for x, k in data["weights"].items()}
+    require(all(k > 0 for k in weights.values()), "weights must be positive")
+    tolerance = rational(data["tolerance"], "tolerance")
+    require(tolerance > 0, f"tolerance must be > 0 (at {tolerance} a sequence contradicts itself), got {tolerance}")
+    sequences = listof(data["sequences"], "sequences", 1)
+    multipliers = listof(data["multipliers"], "multipliers", len(sequences), len(sequences))
+    rows, ys = [], []
+    for seq_text, pair in zip(sequences, multipliers):
+        seq = [token(x, m) for x in listof(seq_text, "a sequence", 1)]
+        require(seq[-1] == q, f"sequence {str(seq_text)[:80]} must end with the query {data['query']}")
+        require(all(x in weights for x in seq), f"sequence {str(seq_text)[:80]} uses a token without a weight")
+        target, total = _target(seq, q), sum(weights[x] for x in seq)
+        coefs: dict = {}
+        for x in seq:
+            coefs[x] = coefs.get(x, 0) + weights[x]
+        rows.append((coefs, ">", (target - tolerance) * total))
+        rows.append(({x: -c for x, c in coefs.items()}, ">", -(target + tolerance) * total))
+        ys += [_multiplier(y) for y in _entry(pair, 2, "multiplier is a pair [y_lo, y_hi]")]
+    _motzkin_refutes(rows, ys, f"readout rows of query {data['query']}")
+    row = digest({"query": data["query"], "weights": {x: rational(k) for x, k in data["weights"].items()}})
+    judgment = {"judgment": "no-readout", "m": m, "row": row, "target": TARGET, "tolerance": tolerance}
+    return judgment, f"no readout has error < {tolerance} on {len(sequences)} sequences for the fixed kernel row of q={data['query']} (m={m}, row {row[:19]})"
+
+
+# ------------------------------------------------------- rank one, exact length n
+
+
+def _work_rank_one(data) -> int:
+    rows = data["rows"] if isinstance(data.get("rows"), list) else []
+    size = sum(_n(r[-1]) + 1 for r in rows if isinstance(r, list) and r)
+    return (size + _n(data.get("nonnegative"))) * (_int_or(data.get("m"), 1, 64) + 8)
+
+
+@kind("rank-one-infeasible", "m", "positions", "rows", "nonnegative", work=_work_rank_one)
+def _rank_one_infeasible(data: dict):
+    """Judgment ``unsolvable{model, rank 1, m [m, null], length n, min-ip, 1/2}``: no head of
+    feature rank one has error < 1/2 on every sequence of exact length n, at any m' >= m.
+
+    ``kappa_j(q, x) = phi(q) psi_j(x) >= 0``, ``phi(q) > 0`` cancels; unknowns ``psi_j(x)`` and
+    ``P_j[q, x] = psi_j(x) U_j[q, x]``.  ``positions`` false: one ``psi``, ``U`` (model
+    "kernel", j = 0); true: per position j (model "kernel-positional", query last, only the
+    final position scored).  ``rows`` = ``[side, multiplier, tokens]`` (one length n);
+    ``nonnegative`` = ``[position, token, multiplier]`` for ``psi_position(token) >= 0``.
+    The rows see the tokens only through inner products: zero padding gives every m' >= m.
     """
-    m = _int(data["m"], "m", 1, 64)
-    positions = data["positions"]
-    _require(isinstance(positions, bool), "positions must be true or false")
+    m = integer(data["m"], "m", 1, 64)
+    positions = flag(data["positions"], "positions")
     rows, ys, lengths = [], [], set()
-    for entry in data["rows"]:
-        _require(isinstance(entry, list) and len(entry) == 3, "each row is [side, multiplier, sequence]")
-        side, y, seq = entry
-        seq = [_token(t, m) for t in seq]
-        _require(len(seq) >= 1, "empty sequence")
+    for entry in listof(data["rows"], "rows", 1):
+        side, y, seq = _entry(entry, 3, "row is [side, multiplier, sequence]")
+        seq = [token(t, m) for t in listof(seq, "a sequence", 1, 64)]
         lengths.add(len(seq))
         q = seq[-1]
         terms = [(("psi", j if positions else 0, x), ("P", j if positions else 0, q, x)) for j, x in enumerate(seq, 1)]
-        rows.append(_ratio_row(side, terms, min((x & q).bit_count() for x in seq)))
+        rows.append(_ratio_row(side, terms, _target(seq, q)))
         ys.append(_multiplier(y))
-    _require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
-    for entry in data["nonnegative"]:
-        _require(isinstance(entry, list) and len(entry) == 3, "each nonnegative row is [position, token, multiplier]")
-        j = _int(entry[0], "position", 0 if not positions else 1, max(lengths) if positions else 0)
-        rows.append(({("psi", j, _token(entry[1], m)): 1}, ">=", Fraction(0)))
-        ys.append(_multiplier(entry[2]))
-    _motzkin_refutes(rows, ys, "rank-one-infeasible")
+    return _rank_one_close(rows, ys, lengths, data["nonnegative"], positions, m, lambda x: token(x, m))
+
+
+def _rank_one_close(rows, ys, lengths, nonnegative, positions: bool, low: int, key):
+    """Add the rows ``psi_j(key) >= 0``, check the combination, return (judgment, summary)."""
+    require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
     n = lengths.pop()
-    used = sum(1 for y in ys if y)
-    model = "position-dependent maps" if positions else "one head"
-    return f"no rank-one head ({model}) solves exact length {n} at any m >= {m}: Motzkin combination of {used} rows"
+    for entry in listof(nonnegative, "nonnegative"):
+        j, x, y = _entry(entry, 3, "nonnegative row is [position, token or v, multiplier]")
+        j = integer(j, "position", 1 if positions else 0, n if positions else 0)
+        rows.append(({("psi", j, key(x)): 1}, ">=", Fraction(0)))
+        ys.append(_multiplier(y))
+    _motzkin_refutes(rows, ys, "rank-one certificate")
+    model = "kernel-positional" if positions else "kernel"
+    return _unsolvable(model, low, n), f"no rank-one head ({model}) solves exact length {n} at any m >= {low}: Motzkin combination of {sum(1 for y in ys if y)} rows"
 
 
-@kind("rank-one-reduced-infeasible", "m", "positions", "rows", "nonnegative")
-def _rank_one_reduced_infeasible(data: dict) -> str:
-    """No rank-one head solves exact length n at m, from the orbit-type reduced problem.
+def _work_reduced(data) -> int:
+    rows = data["rows"] if isinstance(data.get("rows"), list) else []
+    return 8 * (sum(_n(r[-1]) + 1 for r in rows if isinstance(r, list) and r) + _n(data.get("nonnegative")))
 
-    The linearised problem is convex (an intersection of open half-spaces and ``psi >= 0``)
-    and the coordinate permutations of ``{0,1}^m`` map its solution set to itself, so the
-    average of a solution over the group is a solution depending on ``|x|`` (``psi``) and
-    ``(|q|, |x|, <q,x>)`` (``P``) only.  For such invariant unknowns a sequence's row depends
-    only on ``w = |q|`` and the types ``(v, s) = (|x_j|, <x_j, q>)``; every type with
-    ``0 <= s <= min(w, v)``, ``v - s <= m - w`` is realised by some token, independently per
-    position.  Data: ``rows`` = ``[side, multiplier, w, [[v, s], ...]]`` (the context types,
-    in order; the query, of type ``(w, w)``, is appended last); ``nonnegative`` =
-    ``[position, v, multiplier]``.  The rows do not depend on m once realisable, so the
-    certificate holds for every m' >= the smallest m realising all of them.
+
+@kind("rank-one-reduced-infeasible", "m", "positions", "rows", "nonnegative", work=_work_reduced)
+def _rank_one_reduced_infeasible(data: dict):
+    """Judgment ``unsolvable{model, rank 1, m [need, null], length n, min-ip, 1/2}``, need =
+    the least m realising every row (<= the given m); as ``rank-one-infeasible``, reduced.
+
+    The one-head problem is convex and the coordinate permutations of ``{0,1}^m'`` map
+    solutions to solutions: averaging gives one with ``psi_j`` a function of ``|x|`` and
+    ``P_j`` of ``(|q|, |x|, <q,x>)``, whose rows depend on ``w = |q|`` and the context types
+    ``(v, s) = (|x_j|, <x_j, q>)`` only; a type is realised at m' iff ``s <= min(w, v)`` and
+    ``w + v - s <= m'``.  So refuting rows realised at need refutes every m' >= need.
+    ``rows`` = ``[side, multiplier, w, [[v, s], ...]]`` (the query, type ``(w, w)``, is
+    appended); ``nonnegative`` = ``[position, v, multiplier]``.  Work: linear in the data
+    (m is only compared with, never enumerated).
     """
-    m = _int(data["m"], "m", 1, 10**6)
-    positions = data["positions"]
-    _require(isinstance(positions, bool), "positions must be true or false")
+    m = integer(data["m"], "m", 1, 10**6)
+    positions = flag(data["positions"], "positions")
     rows, ys, lengths, need = [], [], set(), 1
-    for entry in data["rows"]:
-        _require(isinstance(entry, list) and len(entry) == 4, "each row is [side, multiplier, w, context types]")
-        side, y, w, context = entry
-        w = _int(w, "w", 0, m)
+    for entry in listof(data["rows"], "rows", 1):
+        side, y, w, context = _entry(entry, 4, "row is [side, multiplier, w, context types]")
+        w = integer(w, "w", 0, m)
         types = []
-        for pair in context:
-            _require(isinstance(pair, list) and len(pair) == 2, "a context type is [v, s]")
-            v, s = _int(pair[0], "v", 0, m), _int(pair[1], "s", 0, m)
-            _require(s <= min(w, v) and v - s <= m - w, f"type (v={v}, s={s}) is not realisable with |q|={w} at m={m}")
+        for pair in listof(context, "context types", 0, 63):
+            v, s = (integer(t, "v, s", 0, m) for t in _entry(pair, 2, "context type is [v, s]"))
+            require(s <= min(w, v) and w + v - s <= m, f"type (v={v}, s={s}) is not realisable with |q|={w} at m={m}")
             need = max(need, w + v - s)
             types.append((v, s))
         types.append((w, w))
@@ -216,207 +212,205 @@ def _rank_one_reduced_infeasible(data: dict) -> str:
         terms = [(("psi", j if positions else 0, v), ("P", j if positions else 0, w, v, s)) for j, (v, s) in enumerate(types, 1)]
         rows.append(_ratio_row(side, terms, min(s for _, s in types)))
         ys.append(_multiplier(y))
-    _require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
-    n = lengths.pop()
-    for entry in data["nonnegative"]:
-        _require(isinstance(entry, list) and len(entry) == 3, "each nonnegative row is [position, v, multiplier]")
-        j = _int(entry[0], "position", 1 if positions else 0, n if positions else 0)
-        rows.append(({("psi", j, _int(entry[1], "v", 0, m)): 1}, ">=", Fraction(0)))
-        ys.append(_multiplier(entry[2]))
-    _motzkin_refutes(rows, ys, "rank-one-reduced-infeasible")
-    model = "position-dependent maps" if positions else "one head"
-    return f"no rank-one head ({model}) solves exact length {n} for any m >= {need} (checked at m={m}): reduced Motzkin combination of {sum(1 for y in ys if y)} rows"
+    return _rank_one_close(rows, ys, lengths, data["nonnegative"], positions, need, lambda v: integer(v, "v", 0, m))
 
 
-def _complement_degree(family: str) -> int:
-    """0 for "free"; d for "complement-d" ("affine-complement" is d = 1)."""
-    if family == "free":
-        return 0
-    if family == "affine-complement":
-        return 1
-    _require(family in ("complement-2", "complement-3"), f"unknown family {family!r}")
-    return int(family[-1])
+# ------------------------------------------------------------ one kernel row
+
+FAMILIES = {"free": 0, "affine-complement": 1, "complement-2": 2, "complement-3": 3}
+CASE_FIELDS = {"m", "query", "tokens", "rows", "nonnegative", "order"}
 
 
-def _complement_subsets(m: int, d: int) -> list:
-    """The feature index f of the family: the f-th subset S (by size, then lexicographic),
-    feature value ``prod_{i in S} (1 - x_i)``; f = 0 is the constant, f = i + 1 is ``1 - x_i``."""
-    from itertools import combinations
-
-    return [S for k in range(d + 1) for S in combinations(range(m), k)]
+def _features(m: int, degree: int) -> int:
+    return sum(math.comb(m, k) for k in range(degree + 1))
 
 
-def _kernel_row_case(case: dict, family: str) -> tuple[int, int, int]:
-    """Check one refuted kernel row; return (m, |q|, n).  See ``kernel-row-infeasible``."""
-    _require(isinstance(case, dict) and set(case) == {"m", "query", "rows", "nonnegative", "order"},
-             "a case reads exactly m, query, rows, nonnegative, order")
-    m = _int(case["m"], "m", 1, 64)
-    q = _token(case["query"], m)
-    degree = _complement_degree(family)
-    subsets = _complement_subsets(m, degree) if degree else []
+def _work_kernel_row(data) -> int:
+    degree = FAMILIES.get(data.get("family"), 0) if isinstance(data.get("family"), str) else 0
+    total = 0
+    for case in data["cases"] if isinstance(data.get("cases"), list) else []:
+        if isinstance(case, dict):
+            m = _int_or(case.get("m"), 1, 64)
+            rows = case.get("rows") if isinstance(case.get("rows"), list) else []
+            size = sum(_n(r[-1]) + 1 for r in rows if isinstance(r, list) and r) + _n(case.get("order")) + 1
+            total += size * (_features(m, degree) + 1) * (degree + 1) + _n(case.get("nonnegative")) + _n(case.get("tokens")) * m
+    return total
 
-    def entry(x: int) -> dict:  # K[q, x] as a combination of the row's feature unknowns
+
+def _kernel_row_case(case, family: str, n: int):
+    """Check one case; return its judgment entry (see ``kernel-row-infeasible``)."""
+    require(isinstance(case, dict) and set(case) == CASE_FIELDS, f"a case reads exactly {sorted(CASE_FIELDS)}")
+    m = integer(case["m"], "m", 1, 64)
+    q, degree = token(case["query"], m), FAMILIES[family]
+    subsets = [S for k in range(degree + 1) for S in combinations(range(m), k)] if degree else []
+    if case["tokens"] == "all":
+        require(degree > 0, "the free family lists its tokens (not 'all')")
+        alphabet = None
+    else:
+        alphabet = {token(x, m) for x in listof(case["tokens"], "tokens", 1)}
+        require(len(alphabet) == len(case["tokens"]) and q not in alphabet, "tokens must be distinct and other than the query")
+        inner = sorted((x & q).bit_count() for x in alphabet)
+        require(degree or len(set(inner)) == len(inner), "free family: the tokens' inner products with the query must differ")
+
+    def entry(x: int) -> dict:  # K[q, x] as a combination of the row's unknowns
         if not degree:
             return {("K", x): Fraction(1)}
         return {("phi", f): Fraction(1) for f, S in enumerate(subsets) if not any(x >> i & 1 for i in S)}
 
-    rows, ys, lengths = [], [], set()
-    for side, y, context in case["rows"]:
-        seq = [_token(t, m) for t in context] + [q]
-        lengths.add(len(seq))
-        terms = [(("D", j), ("P", x)) for j, x in enumerate(seq)]
-        coefs, sense, rhs = _ratio_row(side, terms, min((x & q).bit_count() for x in seq))
+    def known(text) -> int:
+        x = token(text, m)
+        require(alphabet is None or x == q or x in alphabet, f"token {text} is outside the case's tokens")
+        return x
+
+    rows, ys = [], []
+    for row in listof(case["rows"], "rows", 1):
+        side, y, context = _entry(row, 3, "row is [side, multiplier, context tokens]")
+        seq = [known(t) for t in listof(context, "context", n - 1, n - 1)] + [q]
+        coefs, sense, rhs = _ratio_row(side, [(("D", j), ("P", x)) for j, x in enumerate(seq)], _target(seq, q))
         expanded: dict = {}
-        for key, c in coefs.items():  # the psi slot of position j is K[q, x_j]
+        for key, c in coefs.items():  # the weight slot of position j is K[q, x_j]
             for k, e in (entry(seq[key[1]]).items() if key[0] == "D" else [(key, 1)]):
                 expanded[k] = expanded.get(k, 0) + c * e
         rows.append((expanded, sense, rhs))
         ys.append(_multiplier(y))
-    _require(len(lengths) == 1, f"all sequences must have one length, got {sorted(lengths)}")
-    for key, y in case["nonnegative"]:
-        unknown = ("K", _token(key, m)) if not degree else ("phi", _int(key, "feature", 0, len(subsets) - 1))
+    for key, y in (_entry(e, 2, "nonnegative row is [unknown, multiplier]") for e in listof(case["nonnegative"], "nonnegative")):
+        unknown = ("K", known(key)) if not degree else ("phi", integer(key, "feature", 0, len(subsets) - 1))
         rows.append(({unknown: Fraction(1)}, ">=", Fraction(0)))
         ys.append(_multiplier(y))
-    for z, y in case["order"]:  # the negated conclusion K[q, q] >= K[q, z]
+    order = []
+    for z, y in (_entry(e, 2, "order row is [token, multiplier]") for e in listof(case["order"], "order")):
+        z = known(z)  # the negated conclusion K[q, q] >= K[q, z]
+        require(z != q, "an order token differs from the query")
         diff = dict(entry(q))
-        for k, e in entry(_token(z, m)).items():
+        for k, e in entry(z).items():
             diff[k] = diff.get(k, 0) - e
         rows.append((diff, ">=", Fraction(0)))
         ys.append(_multiplier(y))
+        order.append(z)
+    require(len(set(order)) == len(order), "order tokens must be distinct")
     _motzkin_refutes(rows, ys, f"kernel row q={case['query']}")
-    return m, q.bit_count(), lengths.pop()
+    if not degree:
+        return {"weight": q.bit_count(), "inner": inner, "order": sorted((z & q).bit_count() for z in order)}
+    bits = lambda x: "".join("1" if x >> i & 1 else "0" for i in range(m))  # noqa: E731
+    return {"m": m, "query": case["query"], "tokens": "all" if alphabet is None else sorted(bits(x) for x in alphabet),
+            "order": sorted(bits(z) for z in order)}
 
 
-@kind("kernel-row-infeasible", "family", "cases")
-def _kernel_row_infeasible(data: dict) -> str:
-    """No kernel row ``K[q, .]`` of the family (with any readout row ``U[q, .]``) solves these rows.
+@kind("kernel-row-infeasible", "family", "length", "cases", work=_work_kernel_row)
+def _kernel_row_infeasible(data: dict):
+    """Judgment ``kernel-row-infeasible{family, length n, cases}`` (every field equal): for each
+    case, no kernel row ``K[q, .]`` of the family with any readout row ``U[q, .]`` has error
+    < 1/2 on every sequence of exact length n over the case's tokens and q (query last)
+    while ``K[q, q] >= K[q, z]`` for every z in ``order`` — so with one order token z, every
+    row solving them has ``K[q, z] > K[q, q]``; with none, no row solves them.
 
-    For one query q the output on a sequence (query last) is
-    ``sum_j K[q,x_j] U[q,x_j] / sum_j K[q,x_j]``; with ``P[x] = K[q,x] U[q,x]`` each
-    sequence gives two homogeneous strict rows, linear in ``(K[q,.], P)``.  ``family``:
-    ``"free"`` (every ``K[q,x] >= 0`` its own unknown), ``"affine-complement"``
-    (``K[q,x] = a(q) + sum_i b_i(q) (1 - x_i)``, unknowns ``a, b_i >= 0``; the features
-    ``(1, 1 - x_1, ..., 1 - x_m)`` of x make it a feature-rank m+1 kernel) or
-    ``"complement-d"`` (d = 2, 3: ``K[q,x] = sum_{|S| <= d} c_S(q) prod_{i in S} (1 - x_i)``,
-    ``c_S >= 0``, feature index = position of S by size, then lexicographic).  A case is
-    ``{m, query, rows: [[side, multiplier, context tokens]], nonnegative: [[unknown,
-    multiplier]], order: [[z, multiplier]]}``; an ``order`` row adds ``K[q,q] >= K[q,z]``,
-    so a case with order rows proves ``K[q,z] > K[q,q]`` for every row that solves the
-    sequences.  Every case must be refuted.
+    Rows linear in ``(K[q, .], P = K U)``.  Families: ``"free"`` (each ``K[q, x] >= 0``),
+    ``"affine-complement"`` (``a + sum_i b_i (1 - x_i)``, ``a, b >= 0``), ``"complement-d"``
+    (d = 2, 3: ``sum_{|S| <= d} c_S prod_{i in S} (1 - x_i)``, ``c >= 0``, feature f = the f-th
+    S by size, then lexicographic).  Data case ``{m, query, tokens ("all" or the others),
+    rows: [[side, multiplier, n-1 context tokens]], nonnegative: [[token or feature,
+    multiplier]], order: [[z, multiplier]]}``.  Judgment entry: free family ``{weight: |q|,
+    inner: sorted <x,q> of the tokens (distinct), order: sorted <z,q>}`` — free rows see the
+    tokens only through these, so it holds at EVERY m for every such q and tokens; other
+    families ``{m, query, tokens: "all" or sorted bit strings, order: sorted bit strings}``.
     """
     family = data["family"]
-    _complement_degree(family)  # refuses an unknown family
-    _require(isinstance(data["cases"], list) and data["cases"], "cases must be a nonempty list")
-    seen = [_kernel_row_case(case, family) for case in data["cases"]]
-    ms = sorted({m for m, _, _ in seen})
-    n = sorted({n for _, _, n in seen})
-    return f"{len(seen)} kernel row case(s) refuted ({family} family; m in {ms}; lengths {n})"
+    require(isinstance(family, str) and family in FAMILIES, f"unknown family {str(family)[:40]!r}; known: {sorted(FAMILIES)}")
+    n = integer(data["length"], "length", 2, 8)
+    cases = [_kernel_row_case(case, family, n) for case in listof(data["cases"], "cases", 1)]
+    judgment = {"judgment": "kernel-row-infeasible", "family": family, "length": n, "cases": cases}
+    return judgment, f"{len(cases)} kernel row case(s) refuted ({family} family, exact length {n}; first {cases[0]})"
+
+
+# ------------------------------------------------- several rank-one heads (box)
 
 
 def _box_row(H: int, query: int, corners, rest, sign: int):
-    """The box condition of one labelled box, as a linear form in the monomials of psi.
-
-    Positions 1..H+1 take ``corners[i][s_i]`` (s in {0,1}^{H+1}), then the tokens of
-    ``rest``, then the query.  With rank-one heads ``K_h[q,x] = phi_h(q) psi_h(x)`` the
-    product of the heads' denominators is ``prod_h phi_h(q) * D(s)``,
-    ``D(s) = prod_h sum_j psi_h(x_j(s))``, a sum of monomials
-    ``mu(u_1..u_H) = prod_h psi_h(u_h)``.  Returns the row
-    ``1/2 sum_s D(s) - sign * sum_s (-1)^{|s|} T(s) D(s) > 0`` in the unknowns mu.
-    """
+    """``1/2 sum_s D(s) - sign sum_s (-1)^{|s|} T(s) D(s)`` in the monomials
+    ``mu(u_1..u_H) = prod_h psi_h(u_h)`` of ``D(s) = prod_h sum_j psi_h(x_j(s))``; position i <= H+1
+    holds ``corners[i][s_i]``, then ``rest``, then the query."""
     coefs: dict = {}
     for s in product((0, 1), repeat=H + 1):
         seq = [corners[i][b] for i, b in enumerate(s)] + list(rest) + [query]
-        target = min((x & query).bit_count() for x in seq)
-        weight = _HALF - sign * (-1) ** sum(s) * target
-        if weight == 0:
-            continue
-        for choice in product(seq, repeat=H):  # one position per head: a monomial of D(s)
-            coefs[choice] = coefs.get(choice, 0) + weight
+        weight = HALF - sign * (-1) ** sum(s) * _target(seq, query)
+        if weight:
+            for choice in product(seq, repeat=H):  # one position per head: a monomial of D(s)
+                coefs[choice] = coefs.get(choice, 0) + weight
     return coefs
 
 
-@kind("box-refutation", "m", "heads", "length", "boxes")
-def _box_refutation(data: dict) -> str:
-    """No H heads of feature rank one (any values, affine mixing) solve exact length n at m.
+def _work_box(data) -> int:
+    H, n, m = (_int_or(data.get(k), 1, high) for k, high in (("heads", 4), ("length", 10), ("m", 64)))
+    return _n(data.get("boxes")) * 2 ** (H + 1) * (n ** H + n * m)
 
-    The box identity: with ``D = D_1 ... D_H`` (the heads' denominators), ``y D`` and
-    ``D`` are sums of products of at most H one-position terms, so their alternating
-    sums over a box ``{a_i, b_i}`` on H+1 positions (the other positions fixed) vanish.
-    Writing ``y = T + e`` with ``|e| < 1/2`` and ``D > 0`` gives, for sign = +-1,
-    ``1/2 sum_s D(s) - sign sum_s (-1)^{|s|} T(s) D(s) > 0`` — U eliminated.  For rank-one
-    heads this is linear in the monomials ``mu(u) = prod_h psi_h(u_h) >= 0`` after
-    dividing by ``prod_h phi_h(q) > 0`` (``_box_row``).  Data: ``heads`` H, ``length`` n
-    (>= H+2), ``boxes``: ``[multiplier, sign, query, [[a_1, b_1], ..., [a_{H+1}, b_{H+1}]],
-    [rest tokens]]`` (tokens as bit strings of length m, n - H - 2 rest tokens).  The
-    checker builds each row, combines with the multipliers (>= 0, some > 0) and requires
-    every monomial's coefficient to be <= 0: then ``mu >= 0`` rows close a Motzkin
-    combination, so no rank-one heads satisfy every box condition.  The rows depend on
-    the tokens only through inner products, so zero-padded tokens prove it for every m' >= m.
+
+@kind("box-refutation", "m", "heads", "length", "boxes", work=_work_box)
+def _box_refutation(data: dict):
+    """Judgment ``unsolvable{model "kernel-heads-H", rank 1, m [m, null], length n, min-ip, 1/2}``:
+    no H rank-one heads (any readouts, affine mixing) solve exact length n at any m' >= m.
+
+    With ``D = D_1 ... D_H`` (the heads' denominators) ``y D`` and ``D`` are sums of products
+    of at most H one-position terms, so their alternating sums over a box ``{a_i, b_i}`` on
+    H+1 positions vanish; ``y = T + e``, ``|e| < 1/2``, ``D > 0`` give :func:`_box_row` ``> 0``
+    for sign = +-1, linear in the monomials ``mu >= 0`` once ``prod_h phi_h(q) > 0`` is
+    divided out.  ``boxes``: ``[multiplier, sign, query, [[a_i, b_i] x (H+1)], [n - H - 2
+    rest tokens]]``; the combination must leave every monomial a coefficient <= 0 (closed
+    by ``mu >= 0``).  Inner products only: zero padding gives every m' >= m.
     """
-    m = _int(data["m"], "m", 1, 64)
-    H = _int(data["heads"], "heads", 1, 4)
-    n = _int(data["length"], "length", H + 2, H + 6)
-    _require(isinstance(data["boxes"], list) and data["boxes"], "boxes must be a nonempty list")
+    m = integer(data["m"], "m", 1, 64)
+    H = integer(data["heads"], "heads", 1, 4)
+    n = integer(data["length"], "length", H + 2, H + 6)
     rows, ys = [], []
-    for entry in data["boxes"]:
-        _require(isinstance(entry, list) and len(entry) == 5, "each box is [multiplier, sign, query, corners, rest]")
-        y, sign, query, corners, rest = entry
-        _require(sign in (1, -1), f"sign must be 1 or -1, got {sign!r}")
-        _require(isinstance(corners, list) and len(corners) == H + 1 and all(isinstance(c, list) and len(c) == 2 for c in corners),
-                 f"corners must list H+1 = {H + 1} pairs [a_i, b_i]")
-        _require(isinstance(rest, list) and len(rest) == n - H - 2, f"rest must hold n - H - 2 = {n - H - 2} tokens")
-        corners = [[_token(a, m), _token(b, m)] for a, b in corners]
-        rows.append((_box_row(H, _token(query, m), corners, [_token(t, m) for t in rest], sign), ">", Fraction(0)))
+    for entry in listof(data["boxes"], "boxes", 1):
+        y, sign, query, corners, rest = _entry(entry, 5, "box is [multiplier, sign, query, corners, rest]")
+        require(type(sign) is int and sign in (1, -1), f"sign must be 1 or -1, got {str(sign)[:20]!r}")
+        corners = [[token(t, m) for t in _entry(c, 2, "corner is a pair [a_i, b_i]")] for c in listof(corners, "corners", H + 1, H + 1)]
+        rest = [token(t, m) for t in listof(rest, "rest", n - H - 2, n - H - 2)]
+        rows.append((_box_row(H, token(query, m), corners, rest, sign), ">", Fraction(0)))
         ys.append(_multiplier(y))
     total: dict = {}
     for (coefs, _, _), y in zip(rows, ys):
         for key, c in coefs.items():
             total[key] = total.get(key, 0) + y * c
     positive = sorted(key for key, c in total.items() if c > 0)[:3]
-    _require(not positive, f"box-refutation: the combination leaves positive coefficients on the monomials {positive}")
-    # each remaining coefficient is <= 0: cancel it with the row mu >= 0
-    for key, c in total.items():
+    require(not positive, f"box-refutation: the combination leaves positive coefficients on the monomials {positive}")
+    for key, c in total.items():  # each remaining coefficient is <= 0: cancel it with mu >= 0
         if c < 0:
             rows.append(({key: Fraction(1)}, ">=", Fraction(0)))
             ys.append(-c)
     _motzkin_refutes(rows, ys, "box-refutation")
-    used = sum(1 for e in data["boxes"] if rational(e[0]))
-    return f"no {H} rank-one head(s) with affine mixing solve exact length {n} at any m >= {m}: {used} box condition(s) combine to a contradiction"
+    judgment = _unsolvable(f"kernel-heads-{H}", m, n)
+    return judgment, f"no {H} rank-one head(s) with affine mixing solve exact length {n} at any m >= {m}: {sum(1 for y in ys[:len(data['boxes'])] if y)} box condition(s) combine to a contradiction"
 
 
-def _poly(coefficients) -> "flint.fmpq_poly":
+# ------------------------------------------- a degree-D readout on two tokens
+
+
+def _poly(coefficients, name: str) -> "flint.fmpq_poly":
     """A polynomial in rho from exact coefficients, constant first."""
-    return flint.fmpq_poly([flint.fmpq(v.numerator, v.denominator) for v in (rational(c) for c in coefficients)])
+    values = [rational(c, name) for c in listof(coefficients, name, 1, 4096)]
+    return flint.fmpq_poly([flint.fmpq(v.numerator, v.denominator) for v in values])
 
 
 def _sign_on_positive_reals(p) -> int:
-    """+1 or -1 when all coefficients of p share that sign (p != 0): then p has that sign at every rho > 0."""
+    """+1 or -1 when all nonzero coefficients of p (p != 0) share that sign: p has it at every rho > 0."""
     coefficients = [c for c in p.coeffs() if c != 0]
-    _require(bool(coefficients), "a polynomial that should have a sign is zero")
+    require(bool(coefficients), "a polynomial that should have a sign is zero")
     if all(c > 0 for c in coefficients):
         return 1
-    _require(all(c < 0 for c in coefficients), f"the sign of {p} on rho > 0 is not evident from its coefficients")
+    require(all(c < 0 for c in coefficients), f"the sign of {p} on rho > 0 is not evident from its coefficients")
     return -1
 
 
 def _extrapolation_constant(query: int, other: int, degree: int):
-    """``Lambda(rho) = sum_k |l_k(0)|`` for query ``query`` and the sequences ``(other^k, query^(n-k))``.
-
-    A rank-one head weighs token x by ``psi(x)`` (``phi(q) > 0`` cancels), so on
-    ``(other^k, query^(n-k))`` the output h puts mass ``pi_k = k rho / (k rho + n - k)``
-    on ``other`` and the rest on ``query``, ``rho = psi(other)/psi(query) > 0``.
-    ``l_k`` are the Lagrange basis polynomials of the nodes ``pi_1..pi_{n-1}``.
-    Returns (numerator, denominator) of Lambda as polynomials in rho, and the targets.
-    """
+    """``Lambda(rho) = sum_k |l_k(0)|`` (num, den, targets) for the sequences ``(other^k, query^(n-k))``:
+    mass ``pi_k = k rho / (k rho + n - k)`` on other, ``l_k`` the Lagrange basis on ``pi_1..pi_{n-1}``."""
     n = degree + 2
     x = flint.fmpq_poly([0, 1])
     N = {k: k * x for k in range(1, n)}  # pi_k = N_k / E_k
     E = {k: k * x + (n - k) for k in range(1, n)}
-    targets = {}
-    for k in range(n):
-        seq = [other] * k + [query] * (n - k)
-        targets[k] = min((t & query).bit_count() for t in seq)
-    _require(all(targets[k] == targets[1] for k in range(1, n)), "the mixed sequences must share one target")
+    targets = {k: _target([other] * k + [query] * (n - k), query) for k in range(n)}
+    require(all(targets[k] == targets[1] for k in range(1, n)), "the mixed sequences must share one target")
     num, den = flint.fmpq_poly([0]), flint.fmpq_poly([1])
     for k in range(1, n):
         # l_k(0) = prod_{j != k} (0 - pi_j) / (pi_k - pi_j) = prod_j (-N_j E_k) / (N_k E_j - N_j E_k)
@@ -430,39 +424,41 @@ def _extrapolation_constant(query: int, other: int, degree: int):
     return num, den, targets
 
 
-@kind("two-token-extrapolation", "m", "degree", "query", "other", "lambda")
-def _two_token_extrapolation(data: dict) -> str:
-    """No rank-one head with a degree-D readout has error < 1/2 on every sequence of length D + 2.
+def _work_extrapolation(data) -> int:
+    return 40 * (_int_or(data.get("degree"), 1, 12) + 2) ** 5 + _int_or(data.get("m"), 1, 4096)
 
-    Tokens ``query`` (q) and ``other`` (z) in {0,1}^m; n = D + 2.  For query q the
-    sequences ``(z^k, q^(n-k))``, k = 0..n-1, give h on the segment between
-    e_q and e_z at ``pi_k`` (pi_0 = 0), so y = g(pi_k) for one polynomial g of
-    degree <= D (a degree-D readout restricted to a line).  Lagrange on the
-    D + 1 distinct nodes pi_1..pi_{D+1}: ``g(0) - T_1 = sum_k l_k(0) (g(pi_k) - T_1)``,
-    so error < 1/2 everywhere forces ``T_0 - T_1 - 1/2 < Lambda(rho)/2``.  The
-    checker builds Lambda itself (equal to the given ``lambda``,
-    numerator/denominator coefficients), proves it nondecreasing on rho > 0
-    (derivative numerator with coefficients >= 0) and ``Lambda(1) <= 2 (T_0 - T_1) - 1``:
-    so rho = psi(z)/psi(q) > 1.  The same for query z forces psi(q)/psi(z) > 1.
+
+@kind("two-token-extrapolation", "m", "degree", "query", "other", "lambda", work=_work_extrapolation)
+def _two_token_extrapolation(data: dict):
+    """Judgment ``unsolvable{model "polynomial-readout-D", rank 1, m [m, null], length D + 2, min-ip, 1/2}``:
+    no rank-one head whose readout is a polynomial of degree <= D in the attention average
+    has error < 1/2 on every sequence of length n = D + 2, at any m' >= m.
+
+    Tokens ``query`` q, ``other`` z (integers).  The sequences ``(z^k, q^(n-k))`` put the
+    average at ``pi_k`` on a segment, so y = g(pi_k), deg g <= D; Lagrange on pi_1..pi_{D+1}
+    gives ``g(0) - T_1 = sum_k l_k(0) (g(pi_k) - T_1)``, so error < 1/2 forces
+    ``2 (T_0 - T_1) - 1 < Lambda(rho)``.  The checker builds Lambda (equal to ``lambda``),
+    proves it nondecreasing on rho > 0 with ``Lambda(1) <= 2 (T_0 - T_1) - 1``: so
+    psi(z)/psi(q) > 1, and with the roles swapped psi(q)/psi(z) > 1 — a contradiction.
+    Only |q|, |z|, <q, z> enter: zero padding gives every m' >= m.
     """
-    m = _int(data["m"], "m", 1, 4096)
-    degree = _int(data["degree"], "degree", 1, 12)
-    q, z = _int(data["query"], "query", 1, (1 << m) - 1), _int(data["other"], "other", 1, (1 << m) - 1)
-    _require(q != z, "the two tokens must differ")
+    m = integer(data["m"], "m", 1, 4096)
+    degree = integer(data["degree"], "degree", 1, 12)
+    q, z = integer(data["query"], "query", 1, (1 << m) - 1), integer(data["other"], "other", 1, (1 << m) - 1)
+    require(q != z, "the two tokens must differ")
     given = data["lambda"]
-    _require(isinstance(given, dict) and set(given) == {"numerator", "denominator"}, "lambda must give numerator and denominator")
-    given_num, given_den = _poly(given["numerator"]), _poly(given["denominator"])
+    require(isinstance(given, dict) and set(given) == {"numerator", "denominator"}, "lambda must give exactly numerator and denominator")
+    given_num, given_den = _poly(given["numerator"], "lambda numerator"), _poly(given["denominator"], "lambda denominator")
+    require(not given_den.is_zero(), "lambda's denominator is zero")
     for a, b in ((q, z), (z, q)):
         num, den, targets = _extrapolation_constant(a, b, degree)
         if a == q:
-            _require(num * given_den == given_num * den, "the given Lambda differs from the one the nodes define")
+            require(num * given_den == given_num * den, "the given Lambda differs from the one the nodes define")
         _sign_on_positive_reals(den)
         slope = num.derivative() * den - num * den.derivative()
-        _require(all(c >= 0 for c in slope.coeffs()), "Lambda is not evidently nondecreasing on rho > 0")
-        at_one = num(1) / den(1)
-        gap = targets[0] - targets[1]
-        _require(at_one <= 2 * gap - 1, f"Lambda(1) = {at_one} exceeds 2 (T_0 - T_1) - 1 = {2 * gap - 1}: no contradiction")
-    return (f"no rank-one head with a readout of degree {degree} solves length {degree + 2} at m={m} "
-            f"(tokens {q}, {z}; Lambda(1) = {at_one})")
-
+        require(all(c >= 0 for c in slope.coeffs()), "Lambda is not evidently nondecreasing on rho > 0")
+        at_one, gap = num(1) / den(1), targets[0] - targets[1]
+        require(at_one <= 2 * gap - 1, f"Lambda(1) = {at_one} exceeds 2 (T_0 - T_1) - 1 = {2 * gap - 1}: no contradiction")
+    judgment = _unsolvable(f"polynomial-readout-{degree}", m, degree + 2)
+    return judgment, f"no rank-one head with a readout of degree {degree} solves length {degree + 2} at any m >= {m} (tokens {q}, {z})"
 

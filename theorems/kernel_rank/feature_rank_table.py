@@ -38,9 +38,10 @@ import sympy as sp
 
 from solvers import lp
 from theorems import attention as att
-from theorems.core import Claim, Parameter, Statement
+from solvers.trusted.core import digest
+from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
-from theorems.kernel_rank.restriction_lemma import base_certificate, pad
+from theorems.kernel_rank.restriction_lemma import base_certificate
 from theorems.kernel_rank import THREE_TOKENS
 
 _WITNESS_FILE = os.path.join(os.path.dirname(__file__), "feature_rank_witnesses.json")
@@ -196,6 +197,26 @@ def save_witnesses(entries: dict) -> None:
 FAMILIES = {1: "affine-complement", 2: "complement-2"}
 
 
+def SOFTMAX(m: int) -> dict:
+    """The softmax head of K2 as a score statistic: weight ``4^-s``, readout ``s`` (s = <q,x>)."""
+    return {"kappa": [Fraction(1, 4**s) for s in range(m + 1)], "value": list(range(m + 1))}
+
+
+def claimed_bounds(point: dict) -> dict:
+    """The table this claim states: ``{m: (lower, upper)}`` for m = 1..m_max.
+
+    Lower: 1 (kappa(q,q) > 0), 2 for m >= 4.  Upper: 1 for m <= 3; the stored (or searched)
+    rank-2 head at m = 4 and rank-3 head at m = 5; the degree-2 complement family
+    (rank ``1 + m + C(m, 2)``) for 6 <= m <= m_degree2; else softmax (feature rank ``2^m``).
+    """
+    def upper(m):
+        if m <= 5:
+            return {1: 1, 2: 1, 3: 1, 4: 2, 5: 3}[m]
+        return 1 + m + m * (m - 1) // 2 if m <= point["m_degree2"] else 2**m
+
+    return {m: (1 if m <= 3 else 2, upper(m)) for m in range(1, point["m_max"] + 1)}
+
+
 def affine_family_row(m: int, q: int, degree: int = 1):
     """Decide one query row of the family ``a + sum_i b_i (1 - x_i)`` (degree 1) or
     ``sum_{|S| <= degree} c_S prod_{i in S} (1 - x_i)``."""
@@ -259,108 +280,116 @@ class FeatureRankTable(Claim):
     def witness(self, point: dict):
         return load_witnesses()
 
+    def obligations(self, point: dict) -> Obligations:
+        """Every cell of the claimed table (:func:`claimed_bounds`) as judgments, m = 1..m_max, length 3."""
+        half, top = Fraction(1, 2), point["m_max"]
+        verify = []
+        for m, (lower, upper) in claimed_bounds(point).items():
+            if upper < 2**m:
+                verify.append(obligation(f"r*({m}) <= {upper}: a head of feature rank <= {upper} solves every sequence of "
+                                         f"length 3 over {{0,1}}^{m} with error < 1/2", "solves", model="kernel", head="any",
+                                         rank=upper, alphabet="all", m=[m, m], lengths=[3], target="min-ip", tolerance=half))
+        if any(upper == 2**m for m, (_, upper) in claimed_bounds(point).items()):  # softmax: a kernel of rank <= 2^m
+            verify.append(obligation(f"r*(m) <= 2^m: the head 4^-<q,x>, U = <q,x> solves length 3 for every m <= {top}",
+                                     "solves", model="score-statistic", head=digest(SOFTMAX(top)), rank="any",
+                                     alphabet="all", m=[1, top], lengths=[3], target="min-ip", tolerance=half))
+        if top >= 4:
+            verify.append(obligation("r*(m) >= 2 for every m >= 4: no rank-one head solves exact length 3", "unsolvable",
+                                     model="kernel", rank=1, m=[4, None], length=3, target="min-ip", tolerance=half))
+        for m in range(6, top + 1):  # why the affine family's rank m + 1 is not in the table
+            verify.append(obligation(f"the family a(q) + sum_i b_i(q)(1 - x_i) has no row for q = 1^{m} at m = {m}",
+                                     "kernel-row-infeasible", family="affine-complement", length=3,
+                                     cases=[{"m": m, "query": "1" * m, "tokens": "all", "order": []}]))
+        return Obligations(verify=tuple(verify), reach=f"m <= {top}, length 3")
+
     def run(self, point: dict, ev) -> None:
         say = lambda text: print(f"[{self.id}] {text}", file=sys.stderr)
-        table: dict = {}
-        m_max = point["m_max"]
+        m_max, claimed = point["m_max"], claimed_bounds(point)
+        sources: dict = {m: {} for m in claimed}  # what each cell's certificate is (unchecked words)
 
-        def cell(m, **kw):
-            table.setdefault(m, {"lower": None, "upper": None}).update(kw)
-
-        # Lower bounds, and the rank-one upper bounds for m <= 3.
-        found = base_certificate()
-        if found is None:
-            ev.fail("no rank-one certificate on 1100, 0011 at m = 4", {"m": 4})
-            return
-        rows, nonneg = found
-        for m in range(1, m_max + 1):
+        # Rank one: witnesses for m <= 3; the Gordan certificate (every m >= 4) once.
+        found = base_certificate() if m_max >= 4 else None
+        for m in range(1, min(m_max, 3) + 1):
             ev.poll()
-            if m <= 3:
-                problem = lin.rank_one(m, 3)
-                decision = problem.decide()
-                if not ev.settle(decision, lp.Feasible, f"no rank-one witness at m = {m}", {"m": m}):
-                    continue
-                size = 1 << m
-                psi, U = lin.rank_one_witness(problem, decision.point, range(size), 3)
-                ev.certify("exhaustive", {
-                    "m": m, "lengths": [3], "phi": [[1]] * size, "psi": [[psi[0, x]] for x in range(size)],
-                    "readout": [[U[0, q, x] for x in range(size)] for q in range(size)],
-                    "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "none",
-                })
-                cell(m, lower=1, lower_by="kappa(q,q) > 0", upper=1, upper_by="rank-one witness (exhaustive)",
-                     worst_error=lin.worst_error(psi, U, range(size), 3))
+            problem = lin.rank_one(m, 3)
+            decision = problem.decide()
+            if not ev.settle(decision, lp.Feasible, f"no rank-one witness at m = {m}", {"m": m}):
+                continue
+            size = 1 << m
+            psi, U = lin.rank_one_witness(problem, decision.point, range(size), 3)
+            ev.certify("exhaustive", {
+                "m": m, "lengths": [3], "phi": [[1]] * size, "psi": [[psi[0, x]] for x in range(size)],
+                "readout": [[U[0, q, x] for x in range(size)] for q in range(size)],
+                "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "none",
+            })
+            sources[m] = {"upper_by": "rank-one witness (exhaustive)", "worst_error": lin.worst_error(psi, U, range(size), 3)}
+        if m_max >= 4:
+            if found is None:
+                ev.fail("no rank-one certificate on 1100, 0011 at m = 4", {"m": 4})
             else:
-                ev.certify("rank-one-infeasible", {
-                    "m": m, "positions": False, "rows": [[s, y, [pad(t, m) for t in seq]] for s, y, seq in rows],
-                    "nonnegative": [[j, pad(t, m), y] for j, t, y in nonneg]})
-                cell(m, lower=2, lower_by="rank-one-infeasible (1100, 0011 zero-padded)")
+                rows, nonneg = found
+                ev.certify("rank-one-infeasible", {"m": 4, "positions": False, "rows": rows, "nonnegative": nonneg})
+            for m in range(4, m_max + 1):
+                sources[m] = {"lower_by": "rank-one-infeasible on 1100, 0011 (every m >= 4)", "upper_by": "softmax 4^-<q,x> (score-statistic)"}
 
-        # Softmax: feature rank 2^m, every m <= m_max at once.
-        ev.certify("score-statistic", {"m": m_max, "lengths": [3], "kappa": [Fraction(1, 4**s) for s in range(m_max + 1)],
-                                       "value": list(range(m_max + 1)), "target": "min-ip", "tolerance": Fraction(1, 2)})
-        for m in range(4, m_max + 1):
-            cell(m, upper=2**m, upper_by="softmax 4^-<q,x> (score-statistic), feature rank 2^m")
+        # Softmax: feature rank <= 2^m, every m <= m_max at once.
+        ev.certify("score-statistic", {"m": m_max, "lengths": [3], **SOFTMAX(m_max), "target": "min-ip", "tolerance": Fraction(1, 2)})
 
-        # The family a(q) + sum_i b_i(q)(1 - x_i), rank m + 1; where it fails, the
-        # degree-2 family (products of two complements too), rank 1 + m + C(m, 2).
-        family, family2 = {}, {}
+        # The affine family (rank m + 1); where it fails, the degree-2 family (rank 1 + m + C(m, 2)).
+        affine, degree2, fails = {}, {}, {}
         for m in range(4, m_max + 1):
             ev.poll()
             say(f"family a + sum b_i (1 - x_i) at m={m}")
-            family[m] = self._family(m, ev)
-            if family[m] and m + 1 < table[m]["upper"]:
-                cell(m, upper=m + 1, upper_by="family a(q) + sum_i b_i(q)(1 - x_i) (exhaustive)", worst_error=family[m])
-            if not family[m] and m <= point["m_degree2"]:
+            affine[m], query = self._family(m, ev)
+            if query is not None:
+                fails[m] = query
+            if affine[m] is None and m <= point["m_degree2"]:
                 say(f"degree-2 complement family at m={m}")
-                family2[m] = self._family(m, ev, degree=2)
-                rank = family_rank(m, 2)
-                if family2[m] and rank < table[m]["upper"]:
-                    cell(m, upper=rank, upper_by="family sum_{|S|<=2} c_S(q) prod_{i in S}(1 - x_i) (exhaustive)", worst_error=family2[m])
-        ev.fact("family_works", {m: bool(w) for m, w in family.items()})
-        ev.fact("family_worst_error", {m: f"{float(w):.5f}" for m, w in family.items() if w})
-        ev.fact("degree2_family_works", {m: bool(w) for m, w in family2.items()})
-        ev.fact("degree2_family_worst_error", {m: f"{float(w):.5f}" for m, w in family2.items() if w})
+                degree2[m], _ = self._family(m, ev, degree=2)
+                if degree2[m] is not None and family_rank(m, 2) == claimed[m][1]:
+                    sources[m] |= {"upper_by": "family sum_{|S|<=2} c_S(q) prod_{i in S}(1 - x_i) (exhaustive)", "worst_error": degree2[m]}
+        ev.fact("affine_family_fails_at", fails)
+        ev.fact("affine_family_worst_error_unchecked", {m: f"{float(w):.5f}" for m, w in affine.items() if w})
+        ev.fact("degree2_family_worst_error_unchecked", {m: f"{float(w):.5f}" for m, w in degree2.items() if w})
 
-        # Searched rank-r heads.
+        # Searched rank-r heads: stored (re-checked exactly) or searched afresh.
         stored = self.witness(point)
         for m, r in ((4, 2), (5, 3), (5, 2)):
             if m > m_max:
                 continue
             ev.poll()
-            features = None
+            key, head = f"m{m}_r{r}", None
             if point["search"]:
                 say(f"searching rank {r} at m={m}")
                 floats = search_rank(m, r, seeds=range(8), poll=ev.poll, say=say)
                 if floats is not None:
                     features = (rationalise(floats[0], point["denominator"]), rationalise(floats[1], point["denominator"]))
-            elif f"m{m}_r{r}" in stored:
-                features = (stored[f"m{m}_r{r}"]["phi"], stored[f"m{m}_r{r}"]["psi"])
-            if features is None:
-                continue
-            # a stored readout is used as it is (the head is re-evaluated exactly below);
-            # otherwise the readout rows come from exact LPs
-            head = (stored_head(stored[f"m{m}_r{r}"], m) if not point["search"] and "readout" in stored.get(f"m{m}_r{r}", {})
-                    else exact_head(*features, m))
+                    head = exact_head(*features, m)
+                if head is None and r == claimed[m][1]:
+                    ev.unknown(f"the search found no exact rank-{r} head at m = {m}")
+            elif key in stored:
+                features = (stored[key]["phi"], stored[key]["psi"])
+                head = stored_head(stored[key], m) if "readout" in stored[key] else exact_head(*features, m)
+                if head is None:  # a stored witness that fails is a failure, never a note
+                    ev.fail(f"the stored rank-{r} head at m = {m} does not solve length 3", {"m": m, "rank": r})
             if head is None:
-                ev.note(f"the rank-{r} features at m = {m} did not give an exact head")
                 continue
             K, U, worst = head
             ev.certify("exhaustive", {"m": m, "lengths": [3], "phi": features[0], "psi": features[1], "readout": U,
                                       "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "none"})
-            if r < table[m]["upper"]:
-                cell(m, upper=r, upper_by=f"searched rank-{r} head, rational Phi, Psi (exhaustive)", worst_error=worst)
+            if r == claimed[m][1]:
+                sources[m] |= {"upper_by": f"searched rank-{r} head, rational Phi, Psi (exhaustive)", "worst_error": worst}
 
-        for m in sorted(table):
-            table[m]["exact"] = table[m]["lower"] == table[m]["upper"]
-            if "worst_error" in table[m]:
-                table[m]["worst_error_decimal"] = f"{float(table[m]['worst_error']):.5f}"
-        ev.fact("r_star", table)
+        # The claimed table: every cell is an obligation; its witnesses are reported, unchecked.
+        ev.fact("r_star", {m: {"lower": lo, "upper": up, "exact": lo == up} for m, (lo, up) in claimed.items()})
+        ev.fact("r_star_witnesses_unchecked", {m: src | ({"worst_error_decimal": f"{float(src['worst_error']):.5f}"} if "worst_error" in src else {})
+                                               for m, src in sources.items()})
         ev.cover("table", {"m": [1, m_max], "length": 3})
-        ev.note("r*(m) bounds: " + ", ".join(f"m={m}: [{c['lower']}, {c['upper']}]" for m, c in sorted(table.items())))
+        ev.note("r*(m) bounds: " + ", ".join(f"m={m}: [{lo}, {up}]" for m, (lo, up) in claimed.items()))
 
     def _family(self, m: int, ev, degree: int = 1):
-        """The family's exact head (worst error) if every query row works, else record a
-        certificate and return None.
+        """``(worst error, None)`` of the family's exact head if every query row works; else
+        ``(None, failing query)`` with a certificate recorded (``(None, None)`` if undecided).
 
         A row's problem for q is mapped to the one for sigma(q) by any coordinate
         permutation sigma (the features permute with the coordinates), so one query per
@@ -381,13 +410,12 @@ class FeatureRankTable(Claim):
             problem, decision = affine_family_row(m, q, degree)
             if isinstance(decision, lp.Infeasible):
                 rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
-                ev.certify("kernel-row-infeasible", {"family": family, "cases": [
-                    {"m": m, "query": att.bits(q, m), "rows": rows, "nonnegative": nonneg, "order": []}]})
-                ev.fact(f"{family}_m{m}_failing_query", {"query": att.bits(q, m), "certificate_rows": len(rows) + len(nonneg)})
-                return None
+                ev.certify("kernel-row-infeasible", {"family": family, "length": 3, "cases": [
+                    {"m": m, "query": att.bits(q, m), "tokens": "all", "rows": rows, "nonnegative": nonneg, "order": []}]})
+                return None, att.bits(q, m)
             if not isinstance(decision, lp.Feasible):
-                ev.note(f"{family} at m = {m}: query {att.bits(q, m)} undecided ({decision.reason})")
-                return None
+                ev.unknown(f"{family} at m = {m}: query {att.bits(q, m)} undecided ({decision.reason})")
+                return None, None
             coefs = [problem.value(decision.point, ("phi", f)) for f in range(len(subsets))]
             classes: dict = {}
             for f, S in enumerate(subsets):  # orbit of S under the permutations fixing q
@@ -411,8 +439,8 @@ class FeatureRankTable(Claim):
         K = [[sum((a * c for a, c in zip(Phi[q], Psi[x]) if a and c), Fraction(0)) for x in range(size)] for q in range(size)]
         U_rep, failed = lin.fixed_kernel_readout(K, m, 3, queries=[(1 << w) - 1 for w in range(m + 1)])
         if U_rep is None:
-            ev.note(f"{family} at m = {m}: no exact readout for the representative rows")
-            return None
+            ev.unknown(f"{family} at m = {m}: no exact readout for the representative rows")
+            return None, None
         for w in range(m + 1):
             # average U over the orbits of the permutations fixing q (the row of K is
             # invariant, so the readout problem is convex and invariant): an invariant head
@@ -435,7 +463,7 @@ class FeatureRankTable(Claim):
         worst = lin.kernel_worst_error(K, U, m, poll=ev.poll, queries=[(1 << w) - 1 for w in range(m + 1)])
         ev.certify("exhaustive", {"m": m, "lengths": [3], "phi": Phi, "psi": Psi, "readout": U,
                                   "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "coordinates"})
-        return worst
+        return worst, None
 
 
 CLAIM = FeatureRankTable()

@@ -27,6 +27,15 @@ Checked:
   ``_linearised``): feasible for m <= 3, infeasible for m = 4..m_reduced at n = 3, with
   and without positions, and at n = 4; its minimal certificate at n = 3 has 3 rows and
   holds for every m >= 4 at once.
+
+What the verdict rests on (:meth:`PositionAndCausal.obligations`): positional witnesses
+(m <= 3, n = 3..n_feasible) and every-prefix witnesses (m <= 3, n = 3); the paper
+certificate at every n = 3..n_paper, valid for every m >= 4 (zero padding, in the
+checker); the reduced refutations (n = 3 with and without positions, n = 4 without) for
+every m >= 4, and the reduced witnesses for m <= 3.  "Every n >= 3" rests on the
+symbolic (sympy) cancellation, so the reach is n <= n_paper, never "all".  That the
+every-prefix reading is refuted too (its rows contain the final-position rows) is an
+argument, not an obligation.
 """
 
 from __future__ import annotations
@@ -37,8 +46,7 @@ from fractions import Fraction
 import sympy as sp
 
 from solvers import lp
-from theorems import attention as att
-from theorems.core import Claim, Parameter, ParameterError, Statement
+from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank import POSITIONS
 
@@ -103,6 +111,32 @@ class PositionAndCausal(Claim):
                         "for m <= 3 one has at n = 3 and n = 4 (the feasible side is stated for these lengths only)"),
         )
 
+    def obligations(self, point: dict) -> Obligations:
+        """Witnesses for m <= 3, refutations for every m >= 4, at the lengths the point names."""
+        half = Fraction(1, 2)
+
+        def solves(model, m, lengths, words):
+            return obligation(words, "solves", model=model, head="any", rank=1, alphabet="all", m=[m, m],
+                              lengths=lengths, target="min-ip", tolerance=half)
+
+        def unsolvable(model, n, words):
+            return obligation(words, "unsolvable", model=model, rank=1, m=[4, None], length=n, target="min-ip", tolerance=half)
+
+        verify = [solves("kernel-positional", m, [n], f"a rank-one head with position-dependent maps solves every "
+                         f"sequence of exact length {n} over {{0,1}}^{m} with error < 1/2")
+                  for n in range(3, point["n_feasible"] + 1) for m in (1, 2, 3)]
+        verify += [solves("kernel-causal", m, [1, 2, 3], f"one rank-one positional head solves every prefix of length "
+                          f"<= 3 over {{0,1}}^{m} (the every-prefix reading)") for m in (1, 2, 3)]
+        verify += [unsolvable("kernel-positional", n, f"no rank-one head with position-dependent maps solves exact "
+                              f"length {n} at any m >= 4") for n in range(3, point["n_paper"] + 1)]
+        verify += [solves("kernel", m, [n], f"(reduced LP) a rank-one head solves every sequence of length {n} over "
+                          f"{{0,1}}^{m}") for n in (3, 4) for m in (1, 2, 3)]
+        verify += [unsolvable("kernel", n, f"(reduced LP) no rank-one head solves exact length {n} at any m >= 4")
+                   for n in (3, 4)]
+        reach = (f"every m >= 4 at exact lengths 3..{point['n_paper']}; m <= 3 at lengths 3..{point['n_feasible']} "
+                 "(positions), length 3 (every prefix)")
+        return Obligations(verify=tuple(verify), reach=reach)
+
     def cost(self, point: dict) -> float:
         return (0.6 + 1.5 * (point["n_feasible"] >= 4) + 0.6 + 0.01 * point["n_paper"] + 15.0 * (point["m_positions_full"] >= 5)
                 + sum(lin.reduced_size(m, 3) for m in range(4, point["m_reduced"] + 1)) * 6e-5
@@ -131,7 +165,7 @@ class PositionAndCausal(Claim):
             psi, U = found
             size = 1 << m
             worst = lin.worst_error(psi, U, range(size), n, positions=True, poll=ev.poll)
-            ev.fact(f"positions_m{m}_n{n}_worst_error", worst)
+            ev.fact(f"positions_m{m}_n{n}_worst_error_unchecked", worst)
             ev.certify("rank-one-positional-witness", {
                 "m": m, "psi": [[psi[j, x] for x in range(size)] for j in range(1, n + 1)],
                 "readout": [[[U[j, q, x] for x in range(size)] for q in range(size)] for j in range(1, n + 1)],
@@ -152,7 +186,7 @@ class PositionAndCausal(Claim):
             size = 1 << m
             psi, U = lin.rank_one_witness(problem, decision.point, range(size), 3, positions=True)
             worst = max(lin.worst_error(psi, U, range(size), k, positions=True) for k in (1, 2, 3))
-            ev.fact(f"prefixes_m{m}_n3_worst_error", worst)
+            ev.fact(f"prefixes_m{m}_n3_worst_error_unchecked", worst)
             ev.certify("rank-one-positional-witness", {
                 "m": m, "psi": [[psi[j, x] for x in range(size)] for j in range(1, 4)],
                 "readout": [[[U[j, q, x] for x in range(size)] for q in range(size)] for j in range(1, 4)],
@@ -168,25 +202,26 @@ class PositionAndCausal(Claim):
             ev.poll()
             if ev.settle(decision, lp.Infeasible, f"the positional LP at m = {m}, n = 3 was not refuted", {"m": m, "n": 3}):
                 rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
-                ev.fact(f"positions_m{m}_n3_lp_rows", len(problem.system.rows))
-                ev.fact(f"positions_m{m}_n3_certificate_rows", len(rows) + len(nonneg))
+                ev.fact(f"positions_m{m}_n3_lp_rows_unchecked", len(problem.system.rows))
+                ev.fact(f"positions_m{m}_n3_certificate_rows_unchecked", len(rows) + len(nonneg))
                 ev.certify("rank-one-infeasible", {"m": m, "positions": True, "rows": rows, "nonnegative": nonneg})
 
         # 3. The pen-and-paper certificate, symbolic in n and exact for n = 3..n_paper.
         residual = paper_residual()
-        ev.fact("paper_residual_query_a", {k: str(v) for k, v in residual.items()})
+        ev.fact("symbolic_paper_residual_query_a", {"words": "symbolic (sympy): the combination for query a, every n"}
+                | {k: str(v) for k, v in residual.items()})
         if residual["psi_j(a), j >= 3"] != 0 or residual["psi_1(a)"] != -1 or residual["psi_1(b)"] != 1:
             ev.fail("the pen-and-paper combination does not reduce to psi(b) - psi(a) > 0", {"residual": str(residual)})
-        ev.fact("paper_certificate_n3", [f"{s} q={seq[-1]} ({','.join(seq)})" for s, _, seq in paper_certificate(3)])
+        ev.fact("paper_certificate_n3_unchecked", [f"{s} q={seq[-1]} ({','.join(seq)})" for s, _, seq in paper_certificate(3)])
         for n in range(3, point["n_paper"] + 1):
             ev.poll()
             ev.certify("rank-one-infeasible", {"m": 4, "positions": True, "rows": paper_certificate(n), "nonnegative": []})
-        ev.cover("paper_certificate", {"n": [3, point["n_paper"]], "symbolic": "every n >= 3"})
+        ev.cover("paper_certificate", {"n": [3, point["n_paper"]], "m": "every m >= 4"})
 
         # 4. The reduced LP.
         self._reduced(point, ev, say)
-        ev.note(f"positions: feasible for m <= 3 (n = 3..{point['n_feasible']}), infeasible at m = 4 (full LP, n = 3) "
-                f"and for every m >= 4, n >= 3 (pen-and-paper certificate, exact for n <= {point['n_paper']}); "
+        ev.note(f"positions: feasible for m <= 3 (n = 3..{point['n_feasible']}), infeasible for every m >= 4 at "
+                f"n = 3..{point['n_paper']} (pen-and-paper certificate, zero-padded; every n >= 3 symbolic (sympy)); "
                 f"reduced LP refuted for m = 4..{point['m_reduced']} (n = 3)")
 
     def _reduced(self, point: dict, ev, say) -> None:
@@ -203,11 +238,11 @@ class PositionAndCausal(Claim):
                 ev.poll()
                 if isinstance(decision, lp.Feasible) and m <= 3:
                     feasible.append(m)
-                    if n == 3 and not positions:
+                    if not positions:  # (the positional witnesses for m <= 3 are certified above)
                         psi, U = lin.expand_reduced(problem, decision.point, m, n)
                         size = 1 << m
                         ev.certify("exhaustive", {
-                            "m": m, "lengths": [3], "phi": [[1]] * size, "psi": [[psi[0, x]] for x in range(size)],
+                            "m": m, "lengths": [n], "phi": [[1]] * size, "psi": [[psi[0, x]] for x in range(size)],
                             "readout": [[U[0, q, x] for x in range(size)] for q in range(size)],
                             "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "coordinates",
                         })
@@ -215,7 +250,7 @@ class PositionAndCausal(Claim):
                     refuted.append(m)
                     rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m, reduced=True)
                     if m == 4:
-                        ev.fact(f"{tag}_certificate_m4", [f"{s} {y} x |q|={w} context types (|x|,<q,x>) {ctx}" for s, y, w, ctx in rows])
+                        ev.fact(f"{tag}_certificate_m4_unchecked", [f"{s} {y} x |q|={w} context types (|x|,<q,x>) {ctx}" for s, y, w, ctx in rows])
                     ev.certify("rank-one-reduced-infeasible", {"m": m, "positions": positions, "rows": rows, "nonnegative": nonneg})
                 else:
                     ev.fail(f"{tag}: unexpected {type(decision).__name__} at m = {m}", {"m": m, "n": n, "positions": positions})

@@ -10,9 +10,15 @@ Proof (a Motzkin combination).  Write ``w = |q|``, ``s = <z, q>``, ``d = w - s``
 the numerators cancel (``3 P_q - 2(P_z + 2 P_q) + (2 P_z + P_q) = 0``) and what remains is
 ``2 K[q,z] - (3d - 4) K[q,q] > 0``.  Adding the negated conclusion
 ``K[q,q] - K[q,z] >= 0`` twice and ``K[q,q] >= 0`` with weight ``3d - 6 >= 0`` gives
-``0 > 0``.  The identity is checked symbolically in (w, s), and the exact certificate of
+``0 > 0``.  The identity is checked symbolically in (w, s) — a sympy step, reported as
+the fact ``symbolic_combination``, never an obligation — and the exact certificate of
 every case ``(w, s)`` with ``s <= w - 2 <= w_max - 2`` is found by the LP and re-checked.
-The rows depend on q and z only through ``(w, s)``, so a case covers every such pair.
+
+What the verdict rests on (:meth:`RowLemma.obligations`): one ``kernel-row-infeasible``
+judgment of the free family at length 3 listing every case ``{weight w, inner [s], order
+[s]}``; the checker states it for EVERY m and every q, z with ``|q| = w``, ``<z,q> = s``
+(free rows see the tokens only through these).  Reach: ``|q| <= w_max``, every m; every
+w only symbolically.
 
 Alone the lemma cannot force exponential rank (a single row can satisfy it); it is the
 step that makes the far tokens heavy in paper K's argument.
@@ -24,7 +30,7 @@ import sympy as sp
 
 from solvers import lp
 from theorems import attention as att
-from theorems.core import Claim, Parameter, Statement
+from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank import THREE_TOKENS
 
@@ -72,6 +78,15 @@ class RowLemma(Claim):
             conclusion=(sp.Gt(K(q, z), K(q, q)), "the row weights z strictly above q"),
         )
 
+    def obligations(self, point: dict) -> Obligations:
+        """Every case (w, s), 2 <= w <= w_max, s <= w - 2: a free row solving the three sequences has K[q,z] > K[q,q]."""
+        top = point["w_max"]
+        cases = [{"weight": w, "inner": [s], "order": [s]} for w in range(2, top + 1) for s in range(0, w - 1)]
+        words = (f"for every m, query q with |q| = w <= {top} and token z with <z,q> = s <= w - 2: every kernel row "
+                 "K[q,.] >= 0 with a readout row of error < 1/2 on (q,q,q), (z,q,q), (z,z,q) has K[q,z] > K[q,q]")
+        verify = (obligation(words, "kernel-row-infeasible", family="free", length=3, cases=cases),)
+        return Obligations(verify=verify, reach=f"|q| <= {top}, every m")
+
     def cost(self, point: dict) -> float:
         return 0.1 + 0.012 * point["w_max"] ** 2
 
@@ -80,8 +95,8 @@ class RowLemma(Claim):
 
     def run(self, point: dict, ev) -> None:
         residual, weights = self.witness(point)
-        ev.fact("combination", {k: str(v) for k, v in weights.items()})
-        ev.fact("residual", str(residual))
+        ev.fact("symbolic_combination", {"words": "symbolic (sympy): the combination with symbolic (w, s) vanishes",
+                                         "weights": {k: str(v) for k, v in weights.items()}, "residual": str(residual)})
         if residual != 0:
             ev.fail("the symbolic combination does not vanish", {"residual": str(residual)})
         cases, example = [], None
@@ -92,14 +107,15 @@ class RowLemma(Claim):
                 if not ev.settle(decision, lp.Infeasible, f"no exact certificate for |q| = {w}, <z,q> = {s}", {"w": w, "s": s}):
                     continue
                 rows, nonneg, order = lin.certificate_rows(problem, decision.multipliers, w)
-                cases.append({"m": w, "query": att.bits((1 << w) - 1, w), "rows": rows, "nonnegative": nonneg, "order": order})
+                cases.append({"m": w, "query": att.bits((1 << w) - 1, w), "tokens": [att.bits((1 << s) - 1, w)],
+                              "rows": rows, "nonnegative": nonneg, "order": order})
                 if (w, s) == (min(point["w_max"], 4), 0) or example is None:
                     example = {"w": w, "s": s} | cases[-1]
         ev.fact("cases", len(cases))
         ev.fact("example_case", example)
-        ev.cover("cases", {"w": [2, point["w_max"]], "s": "0..w-2", "symbolic": "every w, s"})
-        ev.certify("kernel-row-infeasible", {"family": "free", "cases": cases})
-        ev.note(f"row lemma proved symbolically for every (|q|, <z,q>) and certified exactly for |q| <= {point['w_max']}")
+        ev.cover("cases", {"w": [2, point["w_max"]], "s": "0..w-2", "m": "every m"})
+        ev.certify("kernel-row-infeasible", {"family": "free", "length": 3, "cases": cases})
+        ev.note(f"row lemma certified exactly for |q| <= {point['w_max']} (every m); symbolic (sympy) for every (|q|, <z,q>)")
 
 
 CLAIM = RowLemma()

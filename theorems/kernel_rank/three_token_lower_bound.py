@@ -13,7 +13,12 @@ checked; this claim checks its finite first step, for every m:
   contexts ``aa``, ``ab``, ``bb``); it forces ``psi(b) > psi(a)`` from query a and the
   reverse from query b;
 * for every m >= 4 none does: the restriction lemma (tokens with trailing zeros keep
-  their inner products, so the same rows exist at every m' >= 4).
+  their inner products, so the same rows exist at every m' >= 4) — part of the trusted
+  ``rank-one-infeasible`` judgment, which states ``m >= 4``.
+
+What the verdict rests on (:meth:`ThreeTokenLowerBound.obligations`): a rank-one head
+solves length 3 at m = 1, 2, 3 (``exhaustive``, head any) and none solves exact length 3
+at any m >= 4 (``rank-one-infeasible``).  Together they cover every m: reach "all".
 
 The rest of the table of ``r*(m)`` is :mod:`theorems.kernel_rank.feature_rank_table`.
 """
@@ -26,8 +31,7 @@ from fractions import Fraction
 import sympy as sp
 
 from solvers import lp
-from theorems import attention as att
-from theorems.core import Claim, Parameter, ParameterError, Statement
+from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank import THREE_TOKENS
 
@@ -76,6 +80,17 @@ class ThreeTokenLowerBound(Claim):
             ),
         )
 
+    def obligations(self, point: dict) -> Obligations:
+        """Solved at m = 1..m_feasible; unsolvable at every m >= 4 (zero padding, in the checker)."""
+        half, top = Fraction(1, 2), point["m_feasible"]
+        verify = [obligation(f"a rank-one head solves every sequence of length 3 over {{0,1}}^{m} with error < 1/2",
+                             "solves", model="kernel", head="any", rank=1, alphabet="all", m=[m, m], lengths=[3],
+                             target="min-ip", tolerance=half) for m in range(1, top + 1)]
+        verify.append(obligation("no rank-one head solves exact length 3 with error < 1/2 at any m >= 4",
+                                 "unsolvable", model="kernel", rank=1, m=[4, None], length=3, target="min-ip", tolerance=half))
+        reach = "all" if top == 3 else f"m <= {top} and every m >= 4 (m = {top + 1}..3 not checked)"
+        return Obligations(verify=tuple(verify), reach=reach)
+
     def cost(self, point: dict) -> float:
         return 0.6 + (4.0 if point["m_refuted"] >= 5 else 0.0)
 
@@ -103,8 +118,8 @@ class ThreeTokenLowerBound(Claim):
             scale = max(psi.values())
             psi_row = [psi[0, x] / scale for x in range(size)]
             worst = lin.worst_error(psi, U, range(size), 3, poll=ev.poll)
-            ev.fact(f"m{m}_psi", psi_row)
-            ev.fact(f"m{m}_worst_error", worst)
+            ev.fact(f"m{m}_psi_unchecked", psi_row)  # the witness's values; the checker re-evaluates its head
+            ev.fact(f"m{m}_worst_error_unchecked", worst)
             ev.certify("exhaustive", {
                 "m": m, "lengths": [3], "phi": [[1]] * size, "psi": [[v] for v in psi_row],
                 "readout": [[U[0, q, x] for x in range(size)] for q in range(size)],
@@ -121,13 +136,13 @@ class ThreeTokenLowerBound(Claim):
             if not ev.settle(decision, lp.Infeasible, f"rank one is not refuted at m = {m}", {"m": m}):
                 continue
             rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
-            ev.fact(f"m{m}_certificate_rows", len(rows) + len(nonneg))
-            ev.fact(f"m{m}_certificate", readable(rows))
+            ev.fact(f"m{m}_certificate_rows_unchecked", len(rows) + len(nonneg))
+            ev.fact(f"m{m}_certificate_unchecked", readable(rows))
             ev.certify("rank-one-infeasible", {"m": m, "positions": False, "rows": rows, "nonnegative": nonneg})
         ev.cover("refuted", {"m": list(range(4, point["m_refuted"] + 1)), "rows": "every (query, context multiset)"})
         refuted = "m = 4" if point["m_refuted"] == 4 else f"m = 4..{point['m_refuted']}"
         ev.note(f"rank one solves exact length 3 for m <= {point['m_feasible']} (exact witnesses); "
-                f"fails at {refuted} (Gordan certificate) and, by the restriction lemma, for every m >= 4")
+                f"fails at {refuted} (Gordan certificate, zero-padded: every m >= 4)")
 
 
 CLAIM = ThreeTokenLowerBound()

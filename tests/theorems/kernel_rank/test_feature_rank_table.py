@@ -2,9 +2,17 @@ from fractions import Fraction
 
 import pytest
 
+from solvers import certificates as C
 from solvers import trusted
 from solvers.certificates import CertificateError
+from solvers.trusted import linear
+from solvers.trusted.core import discharges
+from theorems.core import first_discharging
 from theorems.kernel_rank import feature_rank_table as frt
+
+
+def check(kind, data):
+    return trusted.check(C.make(kind, "test", "s" * 64, {}, data))
 
 
 @pytest.fixture(scope="module")
@@ -19,21 +27,60 @@ def test_the_table(outcome):
     assert [table[m]["upper"] for m in (1, 2, 3)] == [1, 1, 1]
     assert table[4]["lower"] == 2 and table[5]["lower"] == 2
     assert table[4]["upper"] == 2 and table[4]["exact"]
-    assert table[5]["upper"] <= 6
-    assert all(table[m]["worst_error"] < Fraction(1, 2) for m in table if "worst_error" in table[m])
-    assert outcome.facts["family_works"] == {4: True, 5: True}
+    assert table[5]["upper"] == 3
+    witnesses = outcome.facts["r_star_witnesses_unchecked"]
+    assert all(witnesses[m]["worst_error"] < Fraction(1, 2) for m in witnesses if "worst_error" in witnesses[m])
+    assert outcome.facts["affine_family_fails_at"] == {}
+
+
+def test_every_cell_is_an_obligation_and_discharged(outcome):
+    claim = frt.FeatureRankTable()
+    needed = claim.obligations(claim.point({"m_max": 5}))
+    accepted = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
+    assert [first_discharging(accepted, o) for o in needed.verify] == ["exhaustive"] * 5 + ["rank-one-infeasible"]
+    assert needed.reach == "m <= 5, length 3"
+    # each cell's upper bound needs a head of at most that rank: the affine family's rank 5 at m = 4 is not enough
+    affine = next(j for k, j in accepted if k == "exhaustive" and j["m"] == [4, 4] and j["rank"] == 5)
+    assert not discharges(affine, needed.verify[3].judgment)
+
+
+def test_the_default_table_covers_the_family_failure_and_softmax():
+    claim = frt.FeatureRankTable()
+    bounds = frt.claimed_bounds(claim.point())
+    assert bounds[6] == (2, 22)
+    needed = claim.obligations(claim.point())
+    assert any(o.judgment["judgment"] == "kernel-row-infeasible" for o in needed.verify)
+    without = claim.obligations(claim.point({"m_degree2": 5}))
+    assert frt.claimed_bounds(claim.point({"m_degree2": 5}))[6] == (2, 64)
+    assert any(o.judgment["judgment"] == "solves" and o.judgment["model"] == "score-statistic" for o in without.verify)
+
+
+class _BrokenStore(frt.FeatureRankTable):
+    """A stored witness whose readout was damaged: the cell must not stay verified."""
+
+    def witness(self, point):
+        stored = super().witness(point)
+        U = stored["m4_r2"]["readout"]
+        U[15][15] += 5
+        return stored
+
+
+def test_a_failing_stored_witness_makes_the_outcome_fail():
+    claim = _BrokenStore()
+    result = claim.check(claim.point({"m_max": 4}))
+    assert result.status == "unknown" and "stored rank-2 head" in result.message
 
 
 def test_the_family_fails_at_m6_with_a_certificate():
     problem, decision = frt.affine_family_row(6, 0b111111)
     assert type(decision).__name__ == "Infeasible"
     rows, nonneg, _ = frt.lin.certificate_rows(problem, decision.multipliers, 6)
-    _, check = trusted.KINDS["kernel-row-infeasible"]
-    case = {"m": 6, "query": "111111", "rows": rows, "nonnegative": nonneg, "order": []}
-    from solvers.certificates import encode
-    assert "refuted" in check(encode({"family": "affine-complement", "cases": [case]}))
-    with pytest.raises(CertificateError):  # the free family has more freedom: the rows no longer refute it
-        check(encode({"family": "free", "cases": [case | {"nonnegative": []}]}))
+    case = {"m": 6, "query": "111111", "tokens": "all", "rows": rows, "nonnegative": nonneg, "order": []}
+    judgment = check("kernel-row-infeasible", {"family": "affine-complement", "length": 3, "cases": [case]}).judgment
+    wanted = frt.FeatureRankTable().obligations(frt.FeatureRankTable().point())
+    assert any(discharges(judgment, o.judgment) for o in wanted.verify)
+    with pytest.raises(CertificateError):  # the degree-2 family has more freedom: the rows no longer refute it
+        check("kernel-row-infeasible", {"family": "complement-2", "length": 3, "cases": [case]})
 
 
 def test_rationalised_features_are_rechecked_exactly():
@@ -47,27 +94,26 @@ def test_rationalised_features_are_rechecked_exactly():
 
 
 def test_a_tampered_rank_two_witness_is_rejected(outcome):
-    statement = frt.FeatureRankTable().statement_hash()
     cert = next(c for c in outcome.certificates if c["kind"] == "exhaustive" and c["data"]["m"] == 4 and len(c["data"]["psi"][0]) == 2)
-    trusted.check(cert, statement)
+    trusted.check(cert)
     psi = [row[:] for row in cert["data"]["psi"]]
     psi[3] = ["1000", "1000"]
     with pytest.raises(CertificateError, match="error"):
-        trusted.check({**cert, "data": {**cert["data"], "psi": psi}}, statement)
+        trusted.check({**cert, "data": {**cert["data"], "psi": psi}})
 
 
 def test_an_exhausted_budget_is_unknown():
     claim = frt.FeatureRankTable()
-    result = claim.check(claim.point(), budget=0.05)
+    result = claim.check(claim.point(), budget=0.001)
     assert result.status == "unknown" and result.certificates == []
 
 
 def test_family_features_agree_with_the_checker():
     for m, d in [(4, 1), (5, 2), (6, 2)]:
-        assert frt.lin.complement_subsets(m, d) == trusted._complement_subsets(m, d)
+        assert len(frt.lin.complement_subsets(m, d)) == linear._features(m, d)
         assert frt.family_rank(m, d) == len(frt.family_features(m, d)[0])
+        assert frt.lin.complement_degree(frt.FAMILIES[d]) == linear.FAMILIES[frt.FAMILIES[d]]
     # degree 1 is the affine family: (1, 1 - x_1, ..., 1 - x_m)
     assert frt.family_features(3, 1)[0b101] == [1, 0, 1, 0]
-    _, check = trusted.KINDS["kernel-row-infeasible"]
     with pytest.raises(CertificateError, match="unknown family"):
-        check({"family": "complement-9", "cases": [{}]})
+        check("kernel-row-infeasible", {"family": "complement-9", "length": 3, "cases": [{}]})
