@@ -1,248 +1,376 @@
-"""Family: interval (arb) enclosures for softmax attention."""
+"""Family: softmax attention decided in arb (ball arithmetic): approximation ranks and residuals.
+
+The attention of rational logits L (n x N) with positive integer column
+multiplicities m is ``A_ij = m_j e^{L_ij} / sum_k m_k e^{L_ik}``, i.e.
+``rowsoftmax(L + 1 (log m)^T)``.  For ``eps in (0, 1)``,
+``rank_eps(A) = min { rank B : B real, max_i ||A_i - B_i||_1 <= eps }``.
+
+An **instance** names A exactly, as a digest (``core.digest``) of
+
+* ``{"logits": L, "multiplicities": m}`` (kinds ``approx-rank-lower`` and
+  ``-upper``): A as above, ``n`` = the number of rows of L; or
+* ``{"points": X, "beta": beta, "multiplicities": m}`` (the ``-points``
+  kinds): self-attention ``L = beta X X^T`` on the rational points X, the
+  weighted matrix W on the listed points; ``n = sum_j m_j``, the size of the
+  full instance in which point j appears m_j times.  By the multiplicity
+  lemma (docs/softmax_rank.certificates.md) ``rank_eps`` of the full instance
+  equals ``rank_eps(W)``, so every bound below holds for both.  These
+  judgments carry one more field, ``sphere``: the dimension d when every
+  point has ``|x|^2 = 1`` exactly (X lies on the unit sphere ``S^{d-1}``),
+  else ``false``.
+
+Judgments (fields exactly as listed):
+
+* ``approx-rank-at-least {instance, n, epsilon, bound[, sphere]}``:
+  ``rank_eps(A) >= bound`` for the named instance.
+* ``approx-rank-at-most {instance, n, epsilon, bound[, sphere]}``:
+  ``rank_eps(A) <= bound``.
+* ``residual-within {logits, approximation}``: for every row i,
+  ``||rowsoftmax(L)_i - rowsoftmax(L')_i||_1 <= 2 tanh(osc_i / 4)``, where
+  ``osc_i`` is the range of row i of ``L - L'`` (digests of L and L').
+* ``residual-two-point {t, bound, relation}``: for ``delta = ln t`` there is a
+  probability row p and logits E with row range ``<= 2 delta`` whose
+  perturbed softmax q has ``||p - q||_1 > bound(delta)`` ("exceeds": the
+  bound is false at this delta) or ``= bound(delta)`` ("attains").
+* ``attention-differs {logits, other}``: ``rowsoftmax(L) != rowsoftmax(L')``.
+
+A decision is "certain" only when arb proves it (retried at 64 .. 1024
+bits); an undecided comparison rejects the certificate.
+"""
 
 from __future__ import annotations
 
-import math
-from itertools import combinations_with_replacement, product
 from fractions import Fraction
 
 import flint
 
-from solvers.trusted.core import (
-    CertificateError, fmpq_matrix, integer, kind as _register, lcm_denominator, matrix, rational, require, token,
-)
+from solvers.trusted.core import CertificateError, digest, fmpq_matrix, integer, kind, listof, matrix, rational, require
 
-# --- transitional aliases from the single-file checker (to be removed as this family is reworked)
-_require, _int, _matrix, _token, _lcm_den, _fmpq_mat = require, integer, matrix, token, lcm_denominator, fmpq_matrix
-TARGETS = ("min-ip",)
+PRECISIONS = (64, 128, 256, 512, 1024)
 
 
-def kind(name, *fields):
-    def register(function):
-        def returning_a_judgment(data):
-            return {"judgment": "unported:" + name}, function(data)
-        _register(name, *fields, work=lambda data: 0)(returning_a_judgment)
-        return function
-    return register
+# ----------------------------------------------------------------- sizes
 
 
-def _bound(tolerance: Fraction) -> str:
-    return "error exactly 0" if tolerance == 0 else f"error < {tolerance}"
+def _len(value) -> int:
+    return len(value) if isinstance(value, list) else 0
 
 
-def _within(error: Fraction, tolerance: Fraction) -> bool:
-    return error == 0 if tolerance == 0 else abs(error) < tolerance
+def _width(value) -> int:
+    return _len(value[0]) if _len(value) else 0
 
 
-# ------------------------------------------- paper S: approximation rank
+def _shape(data: dict) -> tuple[int, int, int]:
+    """(rows, columns, point dimension) the data claims, from list lengths only (0 when malformed)."""
+    if "logits" in data:
+        return _len(data["logits"]), _width(data["logits"]), 0
+    return _len(data["points"]), _len(data["points"]), _width(data["points"])
+
+
+def _digits(rows) -> int:
+    """The longest number in a list of rows, in decimal digits, read off the text (no arithmetic)."""
+    longest = 1
+    for row in rows if isinstance(rows, list) else ():
+        for v in row if isinstance(row, list) else ():
+            longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
+    return longest
+
+
+def _sphere_work(data: dict) -> int:
+    """The exact test |x|^2 = 1 of every point: dim products of numbers of up to dim * digits digits each."""
+    if "logits" in data:
+        return 0
+    rows, _, dim = _shape(data)
+    return rows * dim * (1 + dim * _digits(data["points"]) // 19) ** 2
+
+
+# --------------------------------------------------------------- instance
 
 
 def _epsilon(value) -> Fraction:
-    eps = rational(value)
-    _require(0 < eps < 1, f"epsilon={eps} must lie in (0, 1) (for epsilon >= 1 the rank is 0)")
+    eps = rational(value, "epsilon")
+    require(0 < eps < 1, f"epsilon={_short(eps)} must lie in (0, 1) (for epsilon >= 1 the zero matrix is within epsilon: rank 0)")
     return eps
 
 
-def _attention_rows(data: dict):
-    """(n, N, row, m): the logits of row i as ``row(i)`` and the column multiplicities m.
+def _short(q) -> str:
+    """A number for a message: in full when short, else its size (never a huge int -> str conversion)."""
+    q = Fraction(q)
+    if max(q.numerator.bit_length(), q.denominator.bit_length()) <= 200:
+        return str(q)
+    return f"(a number of about {max(q.numerator.bit_length(), q.denominator.bit_length()) * 3 // 10} digits)"
 
-    From ``logits`` (an explicit rational matrix) or from ``points`` X and a
-    rational ``beta`` (self-attention ``L_ij = beta <x_i, x_j>``, computed here
-    exactly, only for the rows a certificate uses).
+
+def _instance(data: dict):
+    """(rows, logits_of, m, fields) for the attention a certificate names.
+
+    ``logits_of(indices)`` gives the logit rows with those indices as arb
+    vectors at the current precision (for points, ``beta X_R X^T`` in arb);
+    m are the column multiplicities; ``fields`` the judgment fields naming
+    the instance (``instance``, ``n`` and, for points, ``sphere``).
     """
     if "logits" in data:
-        L = _matrix(data["logits"], "logits")
-        _require(bool(L) and bool(L[0]), "logits must be a nonempty matrix")
-        n, N, row = len(L), len(L[0]), (lambda i: L[i])
+        L = matrix(data["logits"], "logits")
+        rows, width, Lq = len(L), len(L[0]), fmpq_matrix([_shifted(r) for r in L])
+        named = {"logits": L}
+
+        def logits_of(indices):
+            return [[flint.arb(Lq[i, j]) for j in range(width)] for i in indices]
     else:
-        X = _matrix(data["points"], "points")
-        _require(bool(X) and bool(X[0]), "points must be a nonempty list of vectors")
-        beta = rational(data["beta"])
-        _require(beta >= 0, "beta must be >= 0")
-        n = N = len(X)
+        X = matrix(data["points"], "points")
+        beta = rational(data["beta"], "beta")
+        require(beta >= 0, "beta must be >= 0")
+        rows = width = len(X)
+        Xq = fmpq_matrix(X)
+        named = {"points": X, "beta": beta}
 
-        def row(i):
-            return [beta * sum((a * b for a, b in zip(X[i], y)), Fraction(0)) for y in X]
+        def logits_of(indices):
+            XR = flint.arb_mat(fmpq_matrix([X[i] for i in indices]))
+            S = XR * flint.arb_mat(Xq).transpose() * _arb(beta)
+            return [[S[t, j] for j in range(width)] for t in range(len(indices))]
+    m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", width, width)]
+    named["multiplicities"] = m
+    fields = {"instance": digest(named), "n": rows}
+    if "points" in data:
+        fields["n"] = sum(m)
+        on_sphere = all((r * r.transpose())[0, 0] == 1 for r in (fmpq_matrix([x]) for x in X))
+        fields["sphere"] = len(X[0]) if on_sphere else False
+    return rows, logits_of, m, fields
 
-    _require(isinstance(data["multiplicities"], list), "multiplicities must be a list")
-    m = [_int(v, "multiplicity", 1) for v in data["multiplicities"]]
-    _require(len(m) == N, f"multiplicities must have one entry per column ({N})")
-    return n, N, row, m
+
+def _shifted(row: list[Fraction]) -> list[Fraction]:
+    """The row minus its largest entry, exactly (the same softmax; arb then never meets huge logits)."""
+    top = max(row)
+    return [v - top for v in row]
 
 
 def _arb(q: Fraction) -> flint.arb:
     return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
-def _softmax(row: list[Fraction], weights: list[int]) -> list:
-    """arb enclosures of ``w_j e^{l_j} / sum_k w_k e^{l_k}`` (largest logit subtracted exactly)."""
-    top = max(row)
-    terms = [w * _arb(v - top).exp() for v, w in zip(row, weights)]
+def _softmax(row: list, weights: list[int]) -> list:
+    """arb enclosures of ``w_j e^{l_j} / sum_k w_k e^{l_k}`` for an arb row l.
+
+    Shifting every logit by one constant c leaves the softmax unchanged, so c
+    is the largest midpoint (an exact number): no exponential overflows.
+    """
+    c = row[0].mid()
+    for v in row[1:]:
+        if v.mid() > c:
+            c = v.mid()
+    terms = [w * (v - c).exp() for v, w in zip(row, weights)]
     total = sum(terms[1:], terms[0])
     return [t / total for t in terms]
 
 
-def _certainly_less(make, bound: Fraction) -> bool:
-    """``make() < bound`` decided in arb, retried at 64 .. 1024 bits; False unless certain."""
-    for bits in (64, 128, 256, 512, 1024):
+def _all_below(indices: list[int], values, bound: Fraction, claim) -> None:
+    """Require ``values(pending)[t] < bound`` proved in arb for every index, refining the precision.
+
+    ``values`` computes the enclosures for the still undecided indices at
+    the current precision; ``claim(i)`` says in words what index i asserts.
+    One certainly false comparison rejects at once.
+    """
+    pending = list(indices)
+    for bits in PRECISIONS:
         with flint.ctx.workprec(bits):
-            value = make()
-            if value < _arb(bound):
-                return True
-            if value >= _arb(bound):  # certainly not: no point refining
-                return False
-    return False
+            limit = _arb(bound)
+            got = values(pending)
+            for i, v in zip(pending, got):
+                require(not v >= limit, f"{claim(i)}: certainly false")
+            pending = [i for i, v in zip(pending, got) if not v < limit]
+        if not pending:
+            return
+    raise CertificateError(f"{claim(pending[0])}: not certain even at {PRECISIONS[-1]} bits")
 
 
-def _fmpq_mat(M: list[list[Fraction]]) -> flint.fmpq_mat:
-    return flint.fmpq_mat(len(M), len(M[0]), [flint.fmpq(v.numerator, v.denominator) for r in M for v in r])
+def _total(terms) -> flint.arb:
+    return sum(terms, _arb(Fraction(0)))
 
 
-@kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups")
-def _approx_rank_lower(data: dict) -> str:
-    """``rank_eps(A) >= |R|`` for ``A_ij = m_j e^{L_ij} / sum_k m_k e^{L_ik}`` (grouped columns).
+# ------------------------------------------------------- lower: groups
 
-    Data: rational logits L (n x N), multiplicities m (positive integers; all 1
-    for plain row-softmax), eps in (0, 1), rows R (distinct), one column group
-    per row (pairwise disjoint, nonempty).  The checker encloses the softmax of
-    every row in R in arb and requires ``A_i(G_i) - sum_{k != i} A_i(G_k) > eps``
-    *certainly* on each.  Then any B within eps in max-row-l1, with columns
-    summed inside groups on rows R, is strictly diagonally dominant, so
-    ``rank B >= |R|``.  With multiplicities this is also the bound for the full
-    matrix with m_j copies of point j (multiplicity lemma).
+
+def _lower_work(data: dict) -> int:
+    rows, width, dim = _shape(data)
+    return _sphere_work(data) + rows * max(width, dim) + len(PRECISIONS) * _len(data["rows"]) * width * (dim + 2)
+
+
+@kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups", work=_lower_work)
+def _approx_rank_lower(data: dict):
+    """``rank_eps(A) >= |R|``: rows R with disjoint column groups, each margin > eps (arb).
+
+    Data: logits L (n x N), multiplicities m (N positive integers), eps in
+    (0, 1), distinct rows R and one nonempty group G_i per row, pairwise
+    disjoint.  Checked: for every i in R, ``A_i(G_i) - sum_{k != i} A_i(G_k) >
+    eps`` certainly.  Why it proves the bound: for any B with
+    ``max_i ||A_i - B_i||_1 <= eps``, summing B's columns inside the groups on
+    the rows R gives an |R| x |R| matrix C, ``rank C <= rank B``, with
+    ``C_ii - sum_{k != i} |C_ik| >= margin_i - eps > 0`` (summing never
+    increases an l1 error): C is strictly diagonally dominant, so nonsingular.
     """
     return _grouped_lower(data)
 
 
-@kind("approx-rank-lower-points", "points", "beta", "multiplicities", "epsilon", "rows", "groups")
-def _approx_rank_lower_points(data: dict) -> str:
-    """``rank_eps(A) >= |R|`` for self-attention ``L = beta X X^T``: as ``approx-rank-lower``, with
-    the logits of the rows in R computed exactly from the rational points X and beta."""
+@kind("approx-rank-lower-points", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=_lower_work)
+def _approx_rank_lower_points(data: dict):
+    """As ``approx-rank-lower`` for ``L = beta X X^T`` (the rows of R enclosed in arb from X, beta)."""
     return _grouped_lower(data)
 
 
-def _grouped_lower(data: dict) -> str:
-    n, N, row, m = _attention_rows(data)
+def _grouped_lower(data: dict):
+    rows_n, logits_of, m, fields = _instance(data)
     eps = _epsilon(data["epsilon"])
-    rows, groups = data["rows"], data["groups"]
-    _require(isinstance(rows, list) and isinstance(groups, list) and len(rows) == len(groups), "one group per row")
-    rows = [_int(i, "row", 0, n - 1) for i in rows]
-    _require(len(set(rows)) == len(rows), "rows must be distinct")
-    _require(all(isinstance(g, list) for g in groups), "each group must be a list of columns")
-    groups = [[_int(j, "column", 0, N - 1) for j in g] for g in groups]
-    _require(all(groups), "groups must be nonempty")
+    width = len(m)
+    rows = [integer(i, "row", 0, rows_n - 1) for i in listof(data["rows"], "rows", 1)]
+    groups = listof(data["groups"], "groups", len(rows), len(rows))
+    require(len(set(rows)) == len(rows), "rows must be distinct")
+    groups = [[integer(j, "column", 0, width - 1) for j in listof(g, "group", 1)] for g in groups]
     flat = [j for g in groups for j in g]
-    _require(len(set(flat)) == len(flat), "column groups must be pairwise disjoint")
-    for i, group in zip(rows, groups):
-        logits = row(i)
-        others = [j for g in groups if g is not group for j in g]
+    require(len(set(flat)) == len(flat), "column groups must be pairwise disjoint")
+    group_of = dict(zip(rows, groups))
 
-        def slack(logits=logits, group=group, others=others):  # eps - margin < 0  <=>  margin > eps
-            p = _softmax(logits, m)
-            return sum((p[j] for j in others), _arb(Fraction(0))) - sum((p[j] for j in group), _arb(Fraction(0)))
+    def slacks(pending):  # margin_i > eps  <=>  A_i(other groups) - A_i(G_i) < -eps
+        out = []
+        for i, logits in zip(pending, logits_of(pending)):
+            p, own = _softmax(logits, m), group_of[i]
+            out.append(_total(p[j] for j in flat) - 2 * _total(p[j] for j in own))
+        return out
 
-        _require(_certainly_less(slack, -eps), f"row {i}: the margin A_i(G_i) - sum_k A_i(G_k) is not certainly > {eps}")
-    return f"rank_eps >= {len(rows)} at eps = {eps} ({n} x {N} attention; {len(rows)} grouped rows decided in arb)"
+    _all_below(rows, slacks, -eps, lambda i: f"row {i}: margin A_i(G_i) - sum_k A_i(G_k) > {_short(eps)}")
+    judgment = {"judgment": "approx-rank-at-least", **fields, "epsilon": eps, "bound": len(rows)}
+    return judgment, f"rank_eps >= {len(rows)} at eps = {_short(eps)} on instance {fields['instance'][:15]} (n = {fields['n']}{_sphere(fields)}; {len(rows)} grouped rows decided in arb)"
 
 
-@kind("approx-rank-upper", "logits", "multiplicities", "epsilon", "left", "right")
-def _approx_rank_upper(data: dict) -> str:
-    """``rank_eps(A) <= k``: an explicit ``B = F G`` (inner dimension k) within eps of A on every row.
+def _sphere(fields: dict) -> str:
+    if "sphere" not in fields:
+        return ""
+    return f", points on S^{fields['sphere'] - 1}" if fields["sphere"] else ", points NOT all on the unit sphere"
 
-    A as in ``approx-rank-lower``; F (n x k), G (k x N) rational.  The checker
-    multiplies B exactly and requires ``sum_j |A_ij - B_ij| <= eps`` certainly
-    (in arb, strictly below eps) for every row i.
-    """
+
+# ------------------------------------------------------ upper: explicit B
+
+
+def _upper_work(data: dict) -> int:
+    rows, width, dim = _shape(data)
+    k = _len(data["right"])
+    return _sphere_work(data) + len(PRECISIONS) * rows * width * (k + dim + 2)
+
+
+@kind("approx-rank-upper", "logits", "multiplicities", "epsilon", "left", "right", work=_upper_work)
+def _approx_rank_upper(data: dict):
+    """``rank_eps(A) <= k``: an explicit ``B = F G`` (F: n x k, G: k x N, rational) with every
+    row error ``||A_i - B_i||_1 < eps`` certainly (B and A enclosed in arb)."""
     return _explicit_upper(data)
 
 
-@kind("approx-rank-upper-points", "points", "beta", "multiplicities", "epsilon", "left", "right")
-def _approx_rank_upper_points(data: dict) -> str:
-    """``rank_eps(A) <= k`` for self-attention ``L = beta X X^T``: as ``approx-rank-upper``, with
-    the logits computed exactly from the rational points X and beta."""
+@kind("approx-rank-upper-points", "points", "beta", "multiplicities", "epsilon", "left", "right", work=_upper_work)
+def _approx_rank_upper_points(data: dict):
+    """As ``approx-rank-upper`` for ``L = beta X X^T`` (logits enclosed in arb from X and beta)."""
     return _explicit_upper(data)
 
 
-def _explicit_upper(data: dict) -> str:
-    n, N, row, m = _attention_rows(data)
+def _explicit_upper(data: dict):
+    rows_n, logits_of, m, fields = _instance(data)
     eps = _epsilon(data["epsilon"])
-    F, G = _matrix(data["left"], "left", n), _matrix(data["right"], "right", None, N)
+    F = matrix(data["left"], "left", rows_n)
+    G = matrix(data["right"], "right", len(F[0]), len(m))
+    Fq, Gq = fmpq_matrix(F), fmpq_matrix(G)
+
+    def errors(pending):
+        B = flint.arb_mat(Fq) * flint.arb_mat(Gq)
+        return [_total(abs(a - B[i, j]) for j, a in enumerate(_softmax(logits, m)))
+                for i, logits in zip(pending, logits_of(pending))]
+
+    _all_below(list(range(rows_n)), errors, eps, lambda i: f"row {i}: ||A_i - B_i||_1 < {_short(eps)}")
     k = len(G)
-    _require(k >= 1 and all(len(r) == k for r in F), "left must have as many columns as right has rows (k >= 1)")
-    B = _fmpq_mat(F) * _fmpq_mat(G)
-    for i in range(n):
-        def error(i=i, logits=row(i)):
-            p = _softmax(logits, m)
-            return sum((abs(p[j] - flint.arb(B[i, j])) for j in range(len(p))), _arb(Fraction(0)))
-
-        _require(_certainly_less(error, eps), f"row {i}: the error ||A_i - B_i||_1 is not certainly < {eps}")
-    return f"rank_eps <= {k} at eps = {eps} (explicit B = F G, every row of {n} within eps in arb)"
+    judgment = {"judgment": "approx-rank-at-most", **fields, "epsilon": eps, "bound": k}
+    return judgment, f"rank_eps <= {k} at eps = {_short(eps)} on instance {fields['instance'][:15]} (n = {fields['n']}{_sphere(fields)}; B = F G, every row within eps in arb)"
 
 
-@kind("residual-bound", "logits", "approximation")
-def _residual_bound(data: dict) -> str:
-    """``||rowsoftmax(L)_i - rowsoftmax(L')_i||_1 <= 2 tanh(osc_i / 4)`` on every row i.
+# ------------------------------------------------------------- residuals
 
-    osc_i = max_j E_ij - min_j E_ij with E = L - L' (which equals the row
-    range of ``L P - L'`` too: P only shifts rows).  Checked in arb (the
-    difference of the two sides certainly < 0 when osc_i > 0; equality rows
-    with osc_i = 0 are identical).
+
+def _pair(data: dict, other: str):
+    L, S = matrix(data["logits"], "logits"), matrix(data[other], other)
+    require(len(L) == len(S) and len(L[0]) == len(S[0]), f"logits and {other} have different shapes")
+    return L, S
+
+
+def _arb_row(row: list[Fraction]) -> list:
+    return [_arb(v) for v in _shifted(row)]
+
+
+@kind("residual-bound", "logits", "approximation", work=lambda d: 4 * len(PRECISIONS) * _len(d["logits"]) * _width(d["logits"]))
+def _residual_bound(data: dict):
+    """For every row i: ``||rowsoftmax(L)_i - rowsoftmax(L')_i||_1 <= 2 tanh(osc_i / 4)``.
+
+    ``osc_i = max_j E_ij - min_j E_ij`` with ``E = L - L'`` (exact).  A row
+    with ``osc_i = 0`` is a constant shift of the other (identical softmax
+    rows); every other row is decided in arb (distance minus bound certainly < 0).
     """
-    L, Lk = _matrix(data["logits"], "logits"), _matrix(data["approximation"], "approximation")
-    _require(bool(L) and len(L) == len(Lk) and all(len(a) == len(b) for a, b in zip(L, Lk)), "shapes differ")
+    L, S = _pair(data, "approximation")
     ones = [1] * len(L[0])
-    worst = Fraction(0)
-    for a, b in zip(L, Lk):
+    osc = {}
+    for i, (a, b) in enumerate(zip(L, S)):
         diff = [x - y for x, y in zip(a, b)]
-        osc = max(diff) - min(diff)
-        worst = max(worst, osc)
-        if osc == 0:
-            continue
+        osc[i] = max(diff) - min(diff)
 
-        def gap(a=a, b=b, osc=osc):
-            p, q = _softmax(a, ones), _softmax(b, ones)
-            dist = sum((abs(x - y) for x, y in zip(p, q)), _arb(Fraction(0)))
-            return dist - 2 * (_arb(osc) / 4).tanh()
+    def gaps(pending):
+        return [_total(abs(x - y) for x, y in zip(_softmax(_arb_row(L[i]), ones), _softmax(_arb_row(S[i]), ones)))
+                - 2 * (_arb(osc[i]) / 4).tanh() for i in pending]
 
-        _require(_certainly_less(gap, Fraction(0)), f"a row with oscillation {osc} is not certainly within 2 tanh(osc/4)")
-    return f"every row of a {len(L)} x {len(L[0])} softmax within 2 tanh(osc_i/4) of the approximation's (max osc {worst})"
+    _all_below([i for i in osc if osc[i] != 0], gaps, Fraction(0), lambda i: f"row {i}: distance <= 2 tanh(osc_i/4)")
+    judgment = {"judgment": "residual-within", "logits": digest(L), "approximation": digest(S)}
+    return judgment, f"every row of a {len(L)} x {len(L[0])} softmax within 2 tanh(osc_i/4) of the approximation's (max osc {_short(max(osc.values()))})"
 
 
-_RESIDUAL_BOUNDS = {
-    # t = e^delta: tanh(delta/2) = (t - 1)/(t + 1), tanh(delta) = (t^2 - 1)/(t^2 + 1)
+RESIDUAL_BOUNDS = {
+    # t = e^delta: 2 tanh(delta/2) = 2 (t - 1)/(t + 1), tanh(delta) = (t^2 - 1)/(t^2 + 1)
     "2tanh(delta/2)": lambda t: 2 * (t - 1) / (t + 1),
     "tanh(delta)": lambda t: (t * t - 1) / (t * t + 1),
 }
+TWO_POINT_LENGTH = 16  # entries of the probability row (the counterexamples need two)
 
 
-@kind("residual-two-point", "t", "row", "weights", "bound", "relation")
-def _residual_two_point(data: dict) -> str:
+@kind("residual-two-point", "t", "row", "weights", "bound", "relation", work=lambda d: 8 * _len(d["row"]) ** 2)
+def _residual_two_point(data: dict):
     """One perturbation whose l1 effect exceeds or attains a candidate residual bound, exactly.
 
-    ``t = e^delta > 1`` rational; a probability row p (rational, positive, sum
-    1); weights ``w_j = e^{E_j}`` with ``1 <= w_j <= t^2`` (so E has row range
-    <= 2 delta, i.e. ``||E - c||_max <= delta`` for the mid shift c);
-    ``q_j = p_j w_j / sum_k p_k w_k`` is the softmax of the perturbed logits.
-    ``relation`` "exceeds" proves ``||p - q||_1 > bound(t)`` (the bound is
-    false); "attains" proves ``||p - q||_1 = bound(t)`` (it cannot be lowered).
+    ``t = e^delta > 1`` rational; p a positive rational probability row (at
+    most 16 entries); weights ``w_j = e^{E_j}`` with ``1 <= w_j <= t^2`` (E
+    has row range ``<= 2 delta``, i.e. ``||E - c||_max <= delta`` for the mid
+    shift c); ``q_j = p_j w_j / sum_k p_k w_k`` is the softmax of the perturbed
+    logits.  "exceeds": ``||p - q||_1 > bound(t)``; "attains": ``= bound(t)``.
     """
-    t = rational(data["t"])
-    _require(t > 1, "t = e^delta must be > 1")
-    _require(isinstance(data["row"], list) and isinstance(data["weights"], list), "row and weights must be lists")
-    p = [rational(v) for v in data["row"]]
-    w = [rational(v) for v in data["weights"]]
-    _require(len(p) == len(w) >= 2 and all(v > 0 for v in p) and sum(p) == 1, "row must be a positive probability vector")
-    _require(all(1 <= v <= t * t for v in w), "weights must lie in [1, t^2]")
-    _require(data["bound"] in _RESIDUAL_BOUNDS, f"unknown bound {data['bound']!r}")
-    bound = _RESIDUAL_BOUNDS[data["bound"]](t)
+    t = rational(data["t"], "t")
+    require(t > 1, "t = e^delta must be > 1")
+    p = [rational(v, "row") for v in listof(data["row"], "row", 2, TWO_POINT_LENGTH)]
+    w = [rational(v, "weight") for v in listof(data["weights"], "weights", len(p), len(p))]
+    require(all(v > 0 for v in p) and sum(p) == 1, "row must be a positive probability vector")
+    require(all(1 <= v <= t * t for v in w), "weights must lie in [1, t^2]")
+    name, relation = data["bound"], data["relation"]
+    require(isinstance(name, str) and name in RESIDUAL_BOUNDS, f"unknown bound {str(name)[:40]!r}; known: {sorted(RESIDUAL_BOUNDS)}")
+    require(isinstance(relation, str) and relation in ("exceeds", "attains"), f"unknown relation {str(relation)[:40]!r}")
+    bound = RESIDUAL_BOUNDS[name](t)
     total = sum((a * b for a, b in zip(p, w)), Fraction(0))
     dist = sum((abs(a * b / total - a) for a, b in zip(p, w)), Fraction(0))
-    relation = data["relation"]
-    _require(relation in ("exceeds", "attains"), f"unknown relation {relation!r}")
-    if relation == "exceeds":
-        _require(dist > bound, f"||p - q||_1 = {dist} does not exceed {data['bound']} = {bound}")
-    else:
-        _require(dist == bound, f"||p - q||_1 = {dist} is not {data['bound']} = {bound}")
-    return f"||p - q||_1 = {dist} {relation} {data['bound']} = {bound} at e^delta = {t}"
+    words = f"||p - q||_1 = {_short(dist)}, {name} = {_short(bound)} at e^delta = {_short(t)}"
+    require(dist > bound if relation == "exceeds" else dist == bound, f"not {relation}: {words}")
+    judgment = {"judgment": "residual-two-point", "t": t, "bound": name, "relation": relation}
+    return judgment, f"{relation}: {words}"
 
 
+@kind("attention-differs", "logits", "other", "row", "column",
+      work=lambda d: 4 * len(PRECISIONS) * _width(d["logits"]) + 2 * _len(d["logits"]) * _width(d["logits"]))
+def _attention_differs(data: dict):
+    """``rowsoftmax(L) != rowsoftmax(L')``: at entry (i, j) the two arb balls are certainly apart."""
+    L, S = _pair(data, "other")
+    i, j = integer(data["row"], "row", 0, len(L) - 1), integer(data["column"], "column", 0, len(L[0]) - 1)
+    ones = [1] * len(L[0])
+
+    def apart(pending):  # -|a - b| < 0 certainly  iff  the balls a, b are disjoint
+        return [-abs(_softmax(_arb_row(L[i]), ones)[j] - _softmax(_arb_row(S[i]), ones)[j]) for _ in pending]
+
+    _all_below([i], apart, Fraction(0), lambda i: f"entry ({i}, {j}) differs")
+    judgment = {"judgment": "attention-differs", "logits": digest(L), "other": digest(S)}
+    return judgment, f"the two attentions ({len(L)} x {len(L[0])}) differ at ({i}, {j})"

@@ -1,142 +1,207 @@
-"""Family: exact ranks of rational matrices."""
+"""Family: exact ranks of rational matrices, and exact facts about logits.
+
+Judgments (fields exactly as listed; matrices named by ``core.digest`` of the
+parsed rows, a list of rows of Fractions):
+
+* ``rank-at-least {matrix, rows, cols, bound}``: the rows x cols rational
+  matrix has ``rank >= bound`` over Q (and over R).
+* ``rank-at-most {matrix, rows, cols, bound}``: its ``rank <= bound``.
+* ``singular-values-above {logits, tau, count}``: exactly ``count`` singular
+  values of ``L (I - 11^T/N)`` (with multiplicity) exceed ``tau >= 0``; at
+  ``tau = 0`` count is the visible interaction dimension ``rank(L P)``.
+* ``same-attention {logits, other}``: ``rowsoftmax(L) = rowsoftmax(L')``
+  entry by entry, because ``L' = L + c 1^T``.
+* ``duality {matrix}``: ``max_i ||M_i||_1 = max_{v in [-1,1]^N} ||M v||_inf``
+  for this M.
+"""
 
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement, product
 from fractions import Fraction
+from itertools import product
 
 import flint
 
-from solvers.trusted.core import (
-    CertificateError, fmpq_matrix, integer, kind as _register, lcm_denominator, matrix, rational, require, token,
-)
+from solvers.trusted.core import digest, fmpq_matrix, integer, kind, lcm_denominator, listof, matrix, rational, require
 
-# --- transitional aliases from the single-file checker (to be removed as this family is reworked)
-_require, _int, _matrix, _token, _lcm_den, _fmpq_mat = require, integer, matrix, token, lcm_denominator, fmpq_matrix
-TARGETS = ("min-ip",)
+PRIME_BOUND = 2**62  # primality is decided (deterministically, BPSW below 2^64) only below this
+DUALITY_COLUMNS = 14  # the duality check enumerates all 2^N vertices
 
 
-def kind(name, *fields):
-    def register(function):
-        def returning_a_judgment(data):
-            return {"judgment": "unported:" + name}, function(data)
-        _register(name, *fields, work=lambda data: 0)(returning_a_judgment)
-        return function
-    return register
+def _len(value) -> int:
+    return len(value) if isinstance(value, list) else 0
 
 
-def _bound(tolerance: Fraction) -> str:
-    return "error exactly 0" if tolerance == 0 else f"error < {tolerance}"
+def _width(value) -> int:
+    return _len(value[0]) if _len(value) else 0
 
 
-def _within(error: Fraction, tolerance: Fraction) -> bool:
-    return error == 0 if tolerance == 0 else abs(error) < tolerance
+def _size(value) -> int:
+    return _len(value) * _width(value)
 
 
-# ---------------------------------------------------------------- ranks
+def _digits(rows) -> int:
+    """The longest number in a list of rows, in decimal digits, read off the text (no arithmetic)."""
+    longest = 1
+    for row in rows if isinstance(rows, list) else ():
+        for v in row if isinstance(row, list) else ():
+            longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
+    return longest
 
 
-def _integer_rows(matrix: list[list[Fraction]]) -> list[list[int]]:
-    return [[int(v * _lcm_den(row)) for v in row] for row in matrix]
+def _op(digits: int) -> int:
+    """Work units (about a microsecond each) of one exact operation on numbers of this many digits."""
+    return 1 + (digits // 100) ** 2
 
 
-@kind("rank-lower", "matrix", "rows", "cols", "prime")
-def _rank_lower(data: dict) -> str:
-    """``rank A >= k``: the k x k minor on ``rows`` x ``cols`` is nonsingular modulo the prime."""
-    A = _integer_rows(_matrix(data["matrix"], "matrix"))
-    rows, cols = data["rows"], data["cols"]
-    _require(len(rows) == len(cols) and len(set(rows)) == len(rows) and len(set(cols)) == len(cols), "rows and cols must be distinct and equally many")
-    _require(all(0 <= i < len(A) for i in rows) and all(0 <= j < len(A[0]) for j in cols), "minor index out of range")
-    prime = _int(data["prime"], "prime", 2)
-    _require(flint.fmpz(prime).is_prime(), f"{prime} is not prime")
+def _common_digits(rows, cap: int = 10**5) -> int:
+    """Decimal digits of the common denominator of the entries (computed; at most ``cap``)."""
+    common = 1
+    for row in rows if isinstance(rows, list) else ():
+        for v in row if isinstance(row, list) else ():
+            common = math.lcm(common, rational(v, "entry").denominator)
+            if common.bit_length() > cap * 10 // 3:
+                return cap
+    return common.bit_length() * 3 // 10 + 1
+
+
+def _named(A: list[list[Fraction]]) -> dict:
+    return {"matrix": digest(A), "rows": len(A), "cols": len(A[0])}
+
+
+def _integer_rows(rows: list[list[Fraction]]) -> list[list[int]]:
+    """Each row times the lcm of its denominators: integers, each row scaled by a positive number."""
+    out = []
+    for row in rows:
+        scale = lcm_denominator(row)
+        out.append([v.numerator * (scale // v.denominator) for v in row])
+    return out
+
+
+# ----------------------------------------------------------------- ranks
+
+
+def _lower_work(data: dict) -> int:
+    k, d = _len(data["rows"]), _digits(data["matrix"])
+    return _size(data["matrix"]) + k * k * _op((k + 1) * d) + k**3
+
+
+@kind("rank-lower", "matrix", "rows", "cols", "prime", work=_lower_work)
+def _rank_lower(data: dict):
+    """``rank A >= k``: the k x k minor on ``rows`` x ``cols`` is nonsingular modulo a prime p < 2^62.
+
+    Each row of the minor is scaled by the lcm of its denominators (a
+    positive factor: nonsingularity unchanged); an integer matrix whose
+    determinant is nonzero mod p has a nonzero determinant, so those k rows
+    of A are linearly independent.  Primality is decided by BPSW, which is
+    exact below 2^64.
+    """
+    A = matrix(data["matrix"], "matrix")
+    rows = [integer(i, "row", 0, len(A) - 1) for i in listof(data["rows"], "rows", 1)]
+    cols = [integer(j, "column", 0, len(A[0]) - 1) for j in listof(data["cols"], "cols", len(rows), len(rows))]
+    require(len(set(rows)) == len(rows) and len(set(cols)) == len(cols), "rows and cols must be distinct")
+    prime = integer(data["prime"], "prime", 2, PRIME_BOUND - 1)
+    require(flint.fmpz(prime).is_prime(), f"{prime} is not prime")
     k = len(rows)
-    minor = flint.nmod_mat(k, k, [A[i][j] % prime for i in rows for j in cols], prime) if k else None
-    _require(k == 0 or minor.rank() == k, f"the {k} x {k} minor is singular modulo {prime}")
-    return f"rank >= {k} ({len(A)} x {len(A[0])} matrix; nonsingular minor mod {prime})"
+    minor = _integer_rows([[A[i][j] for j in cols] for i in rows])
+    require(flint.nmod_mat(k, k, [v % prime for r in minor for v in r], prime).rank() == k, f"the {k} x {k} minor is singular modulo {prime}")
+    judgment = {"judgment": "rank-at-least", **_named(A), "bound": k}
+    return judgment, f"rank >= {k} ({len(A)} x {len(A[0])} matrix {judgment['matrix'][:15]}; nonsingular minor mod {prime})"
 
 
-@kind("rank-upper", "matrix", "left", "right")
-def _rank_upper(data: dict) -> str:
-    """``rank A <= k``: an exact factorisation ``A = F G`` with inner dimension k."""
-    A = _matrix(data["matrix"], "matrix")
-    F, G = _matrix(data["left"], "left", len(A)), _matrix(data["right"], "right")
-    k = len(G)
-    _require(all(len(row) == k for row in F), "left must have as many columns as right has rows")
-    product_ = flint.fmpq_mat(len(F), k, [flint.fmpq(v.numerator, v.denominator) for row in F for v in row]) * flint.fmpq_mat(
-        k, len(G[0]), [flint.fmpq(v.numerator, v.denominator) for row in G for v in row]
-    )
-    for i, row in enumerate(A):
-        for j, v in enumerate(row):
-            _require(Fraction(int(product_[i, j].p), int(product_[i, j].q)) == v, f"F G differs from A at ({i}, {j})")
-    return f"rank <= {k} (exact factorisation of a {len(A)} x {len(A[0])} matrix)"
+def _upper_work(data: dict) -> int:
+    k = _len(data["right"])
+    d = max(_digits(data["left"]), _digits(data["right"]), _digits(data["matrix"]))
+    return _size(data["matrix"]) * k * _op((k + 1) * d)
 
 
-@kind("visible-dimension", "logits", "tau", "count")
-def _visible_dimension(data: dict) -> str:
-    """``#{i : sigma_i(L (I - 11^T/N)) > tau} = count``, exactly (tau = 0: the visible dimension).
+@kind("rank-upper", "matrix", "left", "right", work=_upper_work)
+def _rank_upper(data: dict):
+    """``rank A <= k``: an exact factorisation ``A = F G``, F: rows x k, G: k x cols."""
+    A = matrix(data["matrix"], "matrix")
+    F = matrix(data["left"], "left", len(A))
+    G = matrix(data["right"], "right", len(F[0]), len(A[0]))
+    require(fmpq_matrix(F) * fmpq_matrix(G) == fmpq_matrix(A), "F G differs from A")
+    judgment = {"judgment": "rank-at-most", **_named(A), "bound": len(G)}
+    return judgment, f"rank <= {len(G)} (exact factorisation of a {len(A)} x {len(A[0])} matrix {judgment['matrix'][:15]})"
 
-    The checker centres each row of L exactly, forms ``G = (LP)^T (LP)`` and
-    counts the roots of ``det(xI - G)`` above ``tau^2`` by Descartes' rule on
-    the shifted characteristic polynomial — exact, because a symmetric
-    matrix's characteristic polynomial has only real roots.
+
+# ---------------------------------------------------------------- logits
+
+
+def _spectrum_work(data: dict) -> int:
+    """Scaling to integers, then the characteristic polynomial of the Gram matrix (entries of ~2e digits)."""
+    n, N = _len(data["logits"]), _width(data["logits"])
+    e = _common_digits(data["logits"]) + _digits(data["logits"]) + len(str(N))
+    small = min(n, N)
+    return n * N * _op(e) + small**3 * (small + e) * (1 + e // 200) // 16
+
+
+@kind("visible-dimension", "logits", "tau", "count", work=_spectrum_work)
+def _visible_dimension(data: dict):
+    """``#{i : sigma_i(L P) > tau} = count`` exactly, ``P = I - 11^T/N`` (tau = 0: rank of L P).
+
+    With s = N times the common denominator of L, ``K = s L P`` is an
+    integer matrix (row i: ``N s' L_ij - sum_k s' L_ik``, s' = s/N).  The
+    smaller Gram matrix of K (``K K^T`` or ``K^T K``) has the squares of the
+    singular values of K = s * those of L P as its nonzero eigenvalues; the
+    checker counts the roots of its characteristic polynomial above
+    ``(s tau)^2`` by Descartes' rule of signs on the shifted polynomial:
+    exact, because a symmetric matrix's characteristic polynomial has only
+    real roots (a root at the shift itself is not counted).
     """
-    L = _matrix(data["logits"], "logits")
-    _require(bool(L) and bool(L[0]), "logits must be a nonempty matrix")
-    tau = rational(data["tau"])
-    _require(tau >= 0, "tau must be >= 0")
-    count = _int(data["count"], "count")
-    centred = [[v - sum(r, Fraction(0)) / len(r) for v in r] for r in L]
-    M = _fmpq_mat(centred)
-    G = M.transpose() * M
-    shifted = G.charpoly()(flint.fmpq_poly([flint.fmpq(tau.numerator**2, tau.denominator**2), 1]))
-    signs = [1 if c > 0 else -1 for c in shifted.coeffs() if c != 0]
+    L = matrix(data["logits"], "logits")
+    tau = rational(data["tau"], "tau")
+    require(tau >= 0, "tau must be >= 0")
+    count = integer(data["count"], "count", 0)
+    common = lcm_denominator([v for r in L for v in r])
+    N = len(L[0])
+    scaled = [[v.numerator * (common // v.denominator) for v in r] for r in L]
+    K = flint.fmpz_mat([[N * v - sum(r) for v in r] for r in scaled])
+    G = K * K.transpose() if len(L) <= N else K.transpose() * K
+    shift = (N * common * tau) ** 2
+    poly = flint.fmpq_poly(G.charpoly())(flint.fmpq_poly([flint.fmpq(shift.numerator, shift.denominator), 1]))
+    signs = [c > 0 for c in poly.coeffs() if c != 0]
     above = sum(1 for a, b in zip(signs, signs[1:]) if a != b)
-    _require(above == count, f"{above} singular values of L P exceed {tau}, not {count}")
-    return f"#{{sigma_i(L P) > {tau}}} = {count} ({len(L)} x {len(L[0])} logits)"
+    require(above == count, f"{above} singular values of L P exceed tau, not {count}")
+    judgment = {"judgment": "singular-values-above", "logits": digest(L), "tau": tau, "count": count}
+    return judgment, f"#{{sigma_i(L P) > tau}} = {count} ({len(L)} x {N} logits {judgment['logits'][:15]})"
 
 
-@kind("row-shift", "logits", "shifted")
-def _row_shift(data: dict) -> str:
-    """``rowsoftmax(L') = rowsoftmax(L)`` because ``L' = L + c 1^T`` (each row shifted by a constant).
+@kind("row-shift", "logits", "shifted", work=lambda d: 2 * _size(d["logits"]) * _op(2 * _digits(d["logits"]) + 2 * _digits(d["shifted"])))
+def _row_shift(data: dict):
+    """``rowsoftmax(L') = rowsoftmax(L)`` because every row of ``L' - L`` is constant.
 
-    ``e^{L_ij + c_i} / sum_k e^{L_ik + c_i} = e^{L_ij} / sum_k e^{L_ik}``; the
-    checker verifies that every row of ``L' - L`` is constant, exactly.
+    ``e^{L_ij + c_i} / sum_k e^{L_ik + c_i} = e^{L_ij} / sum_k e^{L_ik}``.
     """
-    L, S = _matrix(data["logits"], "logits"), _matrix(data["shifted"], "shifted")
-    _require(bool(L) and len(L) == len(S) and all(len(a) == len(b) for a, b in zip(L, S)), "shapes differ")
+    L, S = matrix(data["logits"], "logits"), matrix(data["shifted"], "shifted")
+    require(len(L) == len(S) and len(L[0]) == len(S[0]), "logits and shifted have different shapes")
     for i, (a, b) in enumerate(zip(L, S)):
-        _require(len({y - x for x, y in zip(a, b)}) == 1, f"row {i} of L' - L is not constant")
-    return f"L' = L + c 1^T on a {len(L)} x {len(L[0])} matrix: the same attention"
+        require(len({y - x for x, y in zip(a, b)}) == 1, f"row {i} of L' - L is not constant")
+    judgment = {"judgment": "same-attention", "logits": digest(L), "other": digest(S)}
+    return judgment, f"L' = L + c 1^T on a {len(L)} x {len(L[0])} matrix: the same attention"
 
 
-@kind("attention-differs", "logits", "other", "row", "column")
-def _attention_differs(data: dict) -> str:
-    """``rowsoftmax(L)_ij != rowsoftmax(L')_ij`` at the given entry, the two balls certainly apart."""
-    L, S = _matrix(data["logits"], "logits"), _matrix(data["other"], "other")
-    _require(bool(L) and len(L) == len(S) and all(len(a) == len(b) for a, b in zip(L, S)), "shapes differ")
-    i, j = _int(data["row"], "row", 0, len(L) - 1), _int(data["column"], "column", 0, len(L[0]) - 1)
-    ones = [1] * len(L[0])
-    with flint.ctx.workprec(128):
-        a, b = _softmax(L[i], ones)[j], _softmax(S[i], ones)[j]
-        _require(a < b or a > b, f"attention entry ({i}, {j}) is not certainly different")
-    return f"the two attentions differ at ({i}, {j})"
+def _duality_work(data: dict) -> int:
+    N = min(_width(data["matrix"]), 64)
+    return 2**N * _size(data["matrix"]) * _op((N + 1) * _digits(data["matrix"]))
 
 
-@kind("duality", "matrix")
-def _duality(data: dict) -> str:
-    """``max_i ||M_i||_1 = max_{v in [-1,1]^N} max_i |(M v)_i|`` for the given rational M.
+@kind("duality", "matrix", work=_duality_work)
+def _duality(data: dict):
+    """``max_i ||M_i||_1 = max_{v in [-1,1]^N} max_i |(M v)_i|`` for the given rational M, N <= 14.
 
-    ``max_i |(Mv)_i|`` is convex in v, so its maximum over the cube is at a
-    vertex; the checker enumerates all 2^N vertices (N <= 14), and also checks
-    that ``v = sign(M_{i*})`` attains the row norm.
+    ``v -> |(Mv)_i|`` is convex, so its maximum over the cube is at a vertex:
+    the checker enumerates all 2^N sign vectors and confirms, row by row,
+    that the largest ``|M_i v|`` equals ``||M_i||_1`` (each row scaled to
+    integers by a positive factor, which scales both sides alike); the
+    maximum over rows of equal numbers is equal.
     """
-    M = _matrix(data["matrix"], "matrix")
-    _require(bool(M) and 1 <= len(M[0]) <= 14, "M must have between 1 and 14 columns")
-    norm = max(sum(abs(v) for v in r) for r in M)
-    best = max(abs(sum((a if s else -a for a, s in zip(r, signs)), Fraction(0)))
-               for signs in product((True, False), repeat=len(M[0])) for r in M)
-    _require(best == norm, f"the cube maximum {best} differs from the max row l1 norm {norm}")
-    star = max(range(len(M)), key=lambda i: sum(abs(v) for v in M[i]))
-    sign = [1 if v >= 0 else -1 for v in M[star]]
-    _require(sum((a * s for a, s in zip(M[star], sign)), Fraction(0)) == norm, "sign(M_i*) does not attain the norm")
+    M = matrix(data["matrix"], "matrix")
+    require(len(M[0]) <= DUALITY_COLUMNS, f"M has {len(M[0])} columns; this check enumerates 2^N vertices, N <= {DUALITY_COLUMNS}")
+    for i, r in enumerate(_integer_rows(M)):
+        best = max(abs(sum(a if s else -a for a, s in zip(r, signs))) for signs in product((True, False), repeat=len(r)))
+        require(best == sum(abs(a) for a in r), f"row {i}: the cube maximum of |M_i v| differs from ||M_i||_1")
+    judgment = {"judgment": "duality", "matrix": digest(M)}
+    return judgment, f"max row l1 norm = max over the 2^{len(M[0])} cube vertices ({len(M)} x {len(M[0])} matrix {judgment['matrix'][:15]})"

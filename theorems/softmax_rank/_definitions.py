@@ -34,6 +34,15 @@ Certificates (re-checked by ``solvers.trusted``; see docs/softmax_rank.certifica
 
 Floats appear only in the *searches* (which rows and groups to try, which
 low-rank B to propose); every verdict is an arb decision or exact.
+
+**Instances and obligations.**  The trusted checker names the weighted
+self-attention ``W = rowsoftmax(beta X X^T + 1 (log m)^T)`` by
+``digest({"points": X, "beta": beta, "multiplicities": m})``
+(:func:`points_instance`) and reports ``sphere: d`` when every point has
+``|x|^2 = 1`` exactly; :func:`sandwich_obligations` states
+``lower <= rank_eps(W) <= upper`` in those terms, so a bound certified on
+another instance, another beta, a larger epsilon (for a lower bound) or
+points off the sphere discharges nothing.
 """
 
 from __future__ import annotations
@@ -43,10 +52,11 @@ from math import pi, tan
 from typing import Sequence
 
 import numpy as np
-from flint import fmpq, fmpq_mat
+from flint import arb, arb_mat, fmpq, fmpq_mat
 
 from solvers import exact, intervals
-from theorems.core import ParameterError
+from solvers.trusted.core import digest
+from theorems.core import Obligation, ParameterError, obligation
 
 Matrix = Sequence[Sequence[Fraction]]
 
@@ -72,7 +82,9 @@ def check_epsilon(eps, where: str = "epsilon") -> Fraction:
 
 def self_attention_logits(points: Sequence[Sequence[Fraction]], beta: Fraction) -> list[list[Fraction]]:
     """``L = beta X X^T`` exactly, for rational points X and a rational temperature beta."""
-    return [[beta * sum((a * b for a, b in zip(x, y)), Fraction(0)) for y in points] for x in points]
+    X = exact.fmpq_matrix(points)
+    L = (X * X.transpose()) * fmpq(Fraction(beta).numerator, Fraction(beta).denominator)
+    return [[Fraction(int(v.p), int(v.q)) for v in row] for row in L.tolist()]
 
 
 def rational_circle_points(n: int, denominator: int = 1 << 20) -> list[tuple[Fraction, Fraction]]:
@@ -212,16 +224,30 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
     return best
 
 
+def _softmax_arb(row: Sequence[fmpq], m: Sequence[int]) -> list:
+    """arb enclosures of ``m_j e^{l_j} / sum_k m_k e^{l_k}`` at the current precision (row max subtracted exactly)."""
+    top = max(row)
+    terms = [w * arb(v - top).exp() for v, w in zip(row, m)]
+    total = sum(terms[1:], terms[0])
+    return [t / total for t in terms]
+
+
 def grouped_lower(logits: Matrix, multiplicities, eps: Fraction, rows: Sequence[int], groups) -> dict:
-    """Decide each margin ``> eps`` in arb: {"certain": [rows], "not": [rows], "unknown": [rows]}."""
+    """Decide each margin ``> eps`` in arb: {"certain": [rows], "not": [rows], "unknown": [rows]}.
+
+    ``logits[i]`` is needed for the rows i in ``rows`` only (a dict of rows will do).
+    """
     eps = Fraction(eps)
     verdicts: dict = {"certain": [], "not": [], "unknown": []}
+    flat = [j for g in groups for j in g]
     for i, group in zip(rows, groups):
-        def margin(i=i, group=group):
-            p = intervals.softmax_row(logits[i], multiplicities)
-            own = sum((p[j] for j in group), intervals.enclose(0))
-            other = sum((p[j] for g in groups if g is not group for j in g), intervals.enclose(0))
-            return own - other
+        row = [fmpq(Fraction(v).numerator, Fraction(v).denominator) for v in logits[i]]
+        m = [1] * len(row) if multiplicities is None else list(multiplicities)
+
+        def margin(row=row, m=m, group=group):
+            p = _softmax_arb(row, m)
+            own = sum((p[j] for j in group), arb(0))
+            return 2 * own - sum((p[j] for j in flat), arb(0))
         answer = intervals.compare_refining(margin, eps)
         verdicts["certain" if answer == ">" else "not" if answer in ("<", "=") else "unknown"].append(i)
     return verdicts
@@ -263,13 +289,18 @@ def product(F: Matrix, G: Matrix) -> fmpq_mat:
 
 
 def row_errors(logits: Matrix, multiplicities, B: fmpq_mat, bits: int = intervals.DEFAULT_BITS):
-    """Enclosures of ``||A_i - B_i||_1`` for every row."""
+    """Enclosures of ``||A_i - B_i||_1`` for every row (arb matrices; a search step, the checker re-decides)."""
+    m = [1] * len(logits[0]) if multiplicities is None else list(multiplicities)
     out = []
     with intervals.precision(bits):
-        for i, row in enumerate(logits):
-            p = intervals.softmax_row(row, multiplicities)
-            terms = [abs(p[j] - intervals.enclose(_frac(B[i, j]))) for j in range(len(p))]
-            out.append(sum(terms[1:], terms[0]))
+        L, Ba = arb_mat(exact.fmpq_matrix(logits)), arb_mat(B)
+        for i in range(L.nrows()):
+            row = [L[i, j] for j in range(L.ncols())]
+            c = max((v.mid() for v in row), key=float)  # any shift leaves the softmax unchanged
+            terms = [w * (v - c).exp() for v, w in zip(row, m)]
+            total = sum(terms[1:], terms[0])
+            errors = [abs(t / total - Ba[i, j]) for j, t in enumerate(terms)]
+            out.append(sum(errors[1:], errors[0]))
     return out
 
 
@@ -379,4 +410,43 @@ def self_attention_logit_rows(points: Sequence[Sequence[Fraction]], beta: Fracti
     A grouped-column certificate reads only the rows in R: at n = 4096 points
     the full matrix would be 16.7 million rationals, these rows are |R| n.
     """
-    return {i: [beta * sum((a * b for a, b in zip(points[i], y)), Fraction(0)) for y in points] for i in rows}
+    rows = list(rows)
+    if not rows:
+        return {}
+    X = exact.fmpq_matrix(points)
+    R = exact.fmpq_matrix([points[i] for i in rows]) * X.transpose() * fmpq(Fraction(beta).numerator, Fraction(beta).denominator)
+    return {i: [Fraction(int(v.p), int(v.q)) for v in row] for i, row in zip(rows, R.tolist())}
+
+
+# --------------------------------------------- certified searches, obligations
+
+
+def certified_grouped_points(points, beta, multiplicities, eps):
+    """(rows, groups, verdicts): the float search's rows and groups on ``beta X X^T`` whose margins arb
+    decides > eps (uncertain rows dropped); only the logits of the proposed rows are built."""
+    rows, groups = search_grouped(self_attention_floats(points, beta, multiplicities), eps)
+    verdicts = grouped_lower(self_attention_logit_rows(points, beta, rows), multiplicities, eps, rows, groups)
+    keep = set(verdicts["certain"])
+    return [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep], verdicts
+
+
+def points_instance(points, beta, multiplicities=None) -> str:
+    """The digest naming ``rowsoftmax(beta X X^T + 1 (log m)^T)`` in the checker's judgments (m = 1 by default)."""
+    m = [1] * len(points) if multiplicities is None else list(multiplicities)
+    return digest({"points": [list(x) for x in points], "beta": Fraction(beta), "multiplicities": m})
+
+
+def sandwich_obligations(what: str, points, beta, multiplicities, eps, lower: int, upper: int | None, d: int) -> list[Obligation]:
+    """``lower <= rank_eps <= upper`` (upper None: the lower bound only) on the named instance, X on S^{d-1}.
+
+    n is the size of the full instance (``sum m``): by the multiplicity lemma
+    its rank_eps is that of the weighted matrix on the listed points.
+    """
+    m = [1] * len(points) if multiplicities is None else list(multiplicities)
+    fields = dict(instance=points_instance(points, beta, m), n=sum(m), epsilon=Fraction(eps), sphere=d)
+    copies = f", {sum(m)} with copies" if sum(m) != len(points) else ""
+    where = f"{what} ({len(points)} points of S^{d - 1}{copies}; beta = {beta}, eps = {eps})"
+    out = [obligation(f"{where}: rank_eps >= {lower}", "approx-rank-at-least", bound=lower, **fields)]
+    if upper is not None:
+        out.append(obligation(f"{where}: rank_eps <= {upper}", "approx-rank-at-most", bound=upper, **fields))
+    return out

@@ -11,13 +11,21 @@ upper bound an explicit rational ``B = F G`` whose every row error is enclosed
 in arb.  Both are certified on W, and — to exercise the lemma — mapped to
 the full instance with ``sum m_j`` points (groups lifted to every copy, B's
 columns split evenly over the copies) and certified there again.
+
+The verdict rests on the obligations (:meth:`CertifiedRankBounds.obligations`):
+both bounds on W, named by its digest, with every point exactly on S^1, at
+the point's epsilon; with ``full``, the same bounds on the full instance.
+The bounds themselves come from the searches (:func:`plan`), run once per
+point and shared by ``run`` and ``obligations``.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
 
-from theorems.core import Claim, Parameter, ParameterError, Statement
+from theorems.core import Claim, Obligations, Parameter, ParameterError, Statement
 from theorems.softmax_rank import _definitions as D
 
 import sympy as sp
@@ -27,6 +35,27 @@ from theorems.softmax_rank import APPROXIMATION_RANK
 def multiplicities(n: int, spread: int) -> list[int]:
     """A fixed repeating pattern 1, 2, ..., spread of multiplicities."""
     return [1 + j % spread for j in range(n)]
+
+
+class Plan(NamedTuple):
+    points: list
+    multiplicities: list[int]
+    rows: list[int]  # certified rows of the grouped lower bound
+    groups: list[list[int]]
+    verdicts: dict  # arb's verdicts on every proposed row
+    upper: tuple | None  # (k, F, G): B = F G certified within eps, or None if none was found
+
+
+@lru_cache(maxsize=8)
+def _plan(n: int, beta: Fraction, eps: Fraction, spread: int) -> Plan:
+    points, m = D.rational_circle_points(n), multiplicities(n, spread)
+    rows, groups, verdicts = D.certified_grouped_points(points, beta, m, eps)
+    return Plan(points, m, rows, groups, verdicts, D.search_upper(D.self_attention_logits(points, beta), m, eps))
+
+
+def plan(point: dict) -> Plan:
+    """The instance and its bounds, found by the float searches with arb deciding (cached per point)."""
+    return _plan(point["n"], Fraction(point["beta"]), Fraction(point["epsilon"]), point["spread"])
 
 
 class CertifiedRankBounds(Claim):
@@ -69,24 +98,31 @@ class CertifiedRankBounds(Claim):
         points = D.rational_circle_points(point["n"])
         return points, multiplicities(point["n"], point["spread"])
 
+    def obligations(self, point: dict) -> Obligations:
+        """lower <= rank_eps <= upper on W (the distinct points of S^1 with their multiplicities) and, with
+        ``full``, on the full instance (every copy its own point); the bounds are the ones :func:`plan` found
+        (upper: n when no B was found, which fails the run)."""
+        p, eps, beta = plan(point), point["epsilon"], point["beta"]
+        lower, upper = len(p.rows), p.upper[0] if p.upper else point["n"]
+        verify = D.sandwich_obligations("W on the distinct points", p.points, beta, p.multiplicities, eps, lower, upper, 2)
+        if point["full"]:
+            verify += D.sandwich_obligations("the full instance", D.expand(p.points, p.multiplicities), beta, None, eps, lower, upper, 2)
+        reach = f"one instance: {point['n']} distinct points of S^1, {sum(p.multiplicities)} with copies, beta = {beta}, eps = {eps}"
+        return Obligations(verify=tuple(verify), reach=reach)
+
     def run(self, point: dict, ev) -> None:
         self._lemma_identity(ev)
         eps, beta = point["epsilon"], point["beta"]
-        points, m = self.witness(point)
-        L = D.self_attention_logits(points, beta)
-        rows, groups = D.search_grouped(D.self_attention_floats(points, beta, m), eps)
-        verdicts = D.grouped_lower(L, m, eps, rows, groups)
-        keep = set(verdicts["certain"])
-        rows_c = [i for i in rows if i in keep]
-        groups_c = [g for i, g in zip(rows, groups) if i in keep]
-        ev.fact("lower_search", {"proposed": len(rows), "certified": len(rows_c), "undecided": verdicts["unknown"], "false in arb": verdicts["not"]})
+        p = plan(point)
+        points, m, rows_c, groups_c = p.points, p.multiplicities, p.rows, p.groups
+        ev.fact("lower_search_unchecked", {"proposed": len(p.verdicts["certain"]) + len(p.verdicts["unknown"]) + len(p.verdicts["not"]),
+                                           "certified": len(rows_c), "undecided": p.verdicts["unknown"], "false in arb": p.verdicts["not"]})
         ev.certify("approx-rank-lower-points", D.lower_certificate_points(points, beta, m, eps, rows_c, groups_c))
         ev.poll()
-        found = D.search_upper(L, m, eps)
-        if found is None:
+        if p.upper is None:
             ev.fail("no upper certificate found (the full-rank B = A should always be found)", {"n": point["n"]})
             return
-        k, F, G = found
+        k, F, G = p.upper
         ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, m, eps, F, G))
         ev.fact("rank_eps", {"lower": len(rows_c), "upper": k, "n distinct": point["n"], "points with copies": sum(m)})
         if len(rows_c) > k:
@@ -100,14 +136,15 @@ class CertifiedRankBounds(Claim):
 
     @staticmethod
     def _lemma_identity(ev) -> None:
-        """Merging m equal columns of a softmax row is the softmax with a log m key bias (sympy)."""
+        """Merging m equal columns of a softmax row is the softmax with a log m key bias: symbolic (sympy),
+        beside the verdict (the full-instance certificates check the lemma on the instance itself)."""
         l1, l2 = sp.symbols("l1 l2", real=True)
         m1, m2 = sp.symbols("m1 m2", positive=True, integer=True)
         Z_full = m1 * sp.exp(l1) + m2 * sp.exp(l2)  # m1 copies of column 1, m2 of column 2
         merged = m1 * sp.exp(l1) / Z_full  # the m1 copies' entries summed
         biased = sp.exp(l1 + sp.log(m1)) / (sp.exp(l1 + sp.log(m1)) + sp.exp(l2 + sp.log(m2)))
         holds = sp.simplify(merged - biased) == 0
-        ev.fact("multiplicity_identity", {"sum of m_j copies = softmax(L + 1 log m^T)": holds})
+        ev.fact("symbolic_multiplicity_identity", {"rests on": "symbolic (sympy)", "sum of m_j copies = softmax(L + 1 log m^T)": holds})
         if not holds:
             ev.unknown("the multiplicity identity did not simplify")  # a symbolic step that does not go through proves nothing either way
 

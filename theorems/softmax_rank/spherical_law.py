@@ -25,21 +25,30 @@ here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
   ``lower <= rank_eps <= upper`` on that instance.
 
 The local slopes of ``log(lower)`` against ``log(1 + beta)`` between
-consecutive betas are reported as decimal strings for display — they decide
-nothing — beside the law's exponent ``(d - 1)/2``.
+consecutive betas are reported as decimal strings for display, labelled
+unchecked — they decide nothing — beside the law's exponent ``(d - 1)/2``.
+
+The verdict rests on :meth:`SphericalLaw.obligations`: every bound above as
+an ``approx-rank-at-least`` / ``-at-most`` judgment naming its instance by
+digest (points, beta, multiplicities), at the point's epsilon, with
+``sphere: d`` (the checker confirms ``|x|^2 = 1`` for every point).  The
+numbers come from :func:`plan` (searches: floats propose, arb decides),
+cached per beta and shared by ``run`` and ``obligations``.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import cos, isqrt, log, pi, sin, sqrt
+from typing import NamedTuple
 
 import numpy as np
 import sympy as sp
 from scipy.special import ive
 
 from solvers import intervals
-from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
+from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
 
@@ -153,6 +162,56 @@ def slope(x0: int, y0: int, x1: int, y1: int) -> str:
     return f"{log(y1 / y0) / log((1 + x1) / (1 + x0)):.3f}"
 
 
+class Instance(NamedTuple):
+    """Points (with multiplicities, None = all 1) and the bounds found on them."""
+
+    points: list
+    multiplicities: list[int] | None
+    rows: list[int]  # rows whose grouped margins arb decided > eps
+    groups: list[list[int]]
+    upper: tuple | None  # (k, F, G) with B = F G certified within eps in arb, or None
+
+    @property
+    def upper_bound(self) -> int:
+        """k, or the trivial n when no B was found (then the run fails and this is never discharged)."""
+        return self.upper[0] if self.upper else len(self.points)
+
+
+def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper: bool) -> Instance:
+    rows, groups, _ = D.certified_grouped_points(points, beta, multiplicities, eps)
+    upper = D.search_upper(D.self_attention_logits(points, beta), multiplicities, eps) if with_upper else None
+    return Instance(points, multiplicities, rows, groups, upper)
+
+
+def largest_window_n(beta: Fraction, eps: Fraction, d: int) -> int:
+    """The n in the window whose float search proposes the most rows (the first such n)."""
+    best = None
+    for n in window(int(beta), d):
+        rows, _ = D.search_grouped(D.self_attention_floats(sphere_points(n, d), beta), eps)
+        if best is None or len(rows) > best[0]:
+            best = (len(rows), n)
+    return best[1]
+
+
+@lru_cache(maxsize=32)
+def _plan(b: int, d: int, eps: Fraction, dense: int, copies: int, upper: int, fourier: int) -> dict:
+    beta = Fraction(b)
+    points = sphere_points(dense, d)
+    m = [copies] * dense
+    found = {
+        "largest": _instance(sphere_points(largest_window_n(beta, eps, d), d), None, beta, eps, True),
+        "dense": _instance(points, m, beta, eps, bool(upper)),
+        "fourier": search_fourier(points, m, beta, eps) if fourier else None,
+    }
+    return found
+
+
+def plan(b: int, point: dict) -> dict:
+    """At beta = b: the largest-lower instance and the dense one with the bounds the searches found
+    (floats propose, arb decides), and the certified Fourier B; cached, shared by run and obligations."""
+    return _plan(b, point["d"], Fraction(point["epsilon"]), dense_n(b, point), point["copies"], point["upper"], point["fourier"])
+
+
 class SphericalLaw(Claim):
     id = "softmax_rank.spherical_law"
     paper = "2608.28150"
@@ -220,33 +279,57 @@ class SphericalLaw(Claim):
             out[b] = (sphere_points(n, point["d"]), [point["copies"]] * n)
         return out
 
+    # ----------------------------------------------------------- obligations
+
+    def obligations(self, point: dict) -> Obligations:
+        """For each beta = step^k in range, on points exactly on S^{d-1}, at the point's epsilon:
+
+        * the largest certified lower bound: ``lower <= rank_eps <= upper`` on the
+          ``n`` points of the window instance :func:`plan` chose;
+        * the dense instance (its points, each ``copies`` times): ``lower <= rank_eps``,
+          and ``<= upper`` when asked, and ``<= 2K + 1`` for the Fourier B when asked and found.
+
+        Each names its instance by digest; the numbers are the ones :func:`plan` found
+        (an upper bound not found is stated as n, which fails the run).
+        """
+        eps, d, verify = point["epsilon"], point["d"], []
+        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+            p = plan(b, point)
+            big, dense = p["largest"], p["dense"]
+            verify += D.sandwich_obligations(f"beta = {b}, largest lower", big.points, b, None, eps, len(big.rows), big.upper_bound, d)
+            verify += D.sandwich_obligations(f"beta = {b}, dense instance", dense.points, b, dense.multiplicities, eps, len(dense.rows),
+                                             dense.upper_bound if point["upper"] else None, d)
+            if p["fourier"] is not None:
+                verify += D.sandwich_obligations(f"beta = {b}, dense instance, Fourier B", dense.points, b, dense.multiplicities, eps,
+                                                 len(dense.rows), p["fourier"][0], d)[1:]
+        bs = ", ".join(map(str, betas(point["beta_min"], point["beta_max"], point["step"])))
+        return Obligations(verify=tuple(verify), reach=f"beta in {{{bs}}} on S^{d - 1} at eps = {eps} (finite sandwiches; the Theta law is not checked)")
+
     # ------------------------------------------------------------------ run
 
     def run(self, point: dict, ev) -> None:
         eps = point["epsilon"]
         largest, sandwich, fourier = {}, {}, {}
-        for b, (points, m) in self.witness(point).items():
-            beta = Fraction(b)
-            found = self._largest_lower(beta, eps, point["d"], ev)
-            if found is None:
-                return
-            largest[b] = found
+        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+            p = plan(b, point)
             ev.poll()
-            bounds = self._sandwich(points, m, beta, eps, point["upper"], ev)
-            if bounds is None:
-                return
-            sandwich[b] = bounds
-            ev.poll()
+            for name, inst in (("largest", p["largest"]), ("dense", p["dense"])):
+                with_upper = name == "largest" or point["upper"]
+                if not self._certify(inst, Fraction(b), eps, with_upper, ev):
+                    return
+            largest[b] = {"n": len(p["largest"].points), "lower": len(p["largest"].rows), "upper": p["largest"].upper_bound}
+            sandwich[b] = {"n": len(p["dense"].points), "lower": len(p["dense"].rows),
+                           "upper": p["dense"].upper_bound if point["upper"] else None}
             if point["fourier"]:
-                fourier[b] = self._fourier(points, m, beta, eps, bounds["lower"], ev)
-                ev.poll()
+                fourier[b] = self._fourier(p["dense"], p["fourier"], Fraction(b), eps, ev)
+            ev.poll()
         ev.fact("largest_certified_lower", largest)
         ev.fact("sandwich", {b: {"lower": s["lower"], "upper": s["upper"]} for b, s in sandwich.items()})
         if point["fourier"]:
             ev.fact("fourier_upper (dense instance, rank 2K+1 of the truncated Bessel series; None: not below n)", fourier)
         ev.fact("dense_instances", {b: {"n distinct": s["n"], "copies": point["copies"], "points": s["n"] * point["copies"]} for b, s in sandwich.items()})
         bs = sorted(largest)
-        ev.fact("local_slopes (display only: decimal strings of log(lower) against log(1+beta); they decide nothing)", {
+        ev.fact("local_slopes_unchecked (display only: decimal strings of log(lower) against log(1+beta); they decide nothing)", {
             "largest lower": {f"{a}-{c}": slope(a, largest[a]["lower"], c, largest[c]["lower"]) for a, c in zip(bs, bs[1:])},
             "dense lower": {f"{a}-{c}": slope(a, sandwich[a]["lower"], c, sandwich[c]["lower"]) for a, c in zip(bs, bs[1:])},
             "dense upper": {f"{a}-{c}": slope(a, sandwich[a]["upper"], c, sandwich[c]["upper"])
@@ -262,71 +345,29 @@ class SphericalLaw(Claim):
             + f" (eps = {eps}); the Theta law itself is stated, not checked"
         )
 
-    def _certified_rows(self, points, m, beta, eps, rows, groups):
-        """The rows (and their groups) whose margins arb decides > eps.
-
-        Only the logits of the rows in R are built (exactly): n = 4096 points
-        would otherwise mean 16.7 million rationals.
-        """
-        L = D.self_attention_logit_rows(points, beta, rows)
-        keep = set(D.grouped_lower(L, m, eps, rows, groups)["certain"])
-        return [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
-
-    def _largest_lower(self, beta: Fraction, eps: Fraction, d: int, ev):
-        """Over n in the window: the instance whose float search proposes the most rows, certified both ways."""
-        best = None
-        for n in window(int(beta), d):
-            points = sphere_points(n, d)
-            rows, _ = D.search_grouped(D.self_attention_floats(points, beta), eps)
-            if best is None or len(rows) > best[0]:
-                best = (len(rows), n)
-            ev.poll()
-        ev.poll()
-        n = best[1]
-        points = sphere_points(n, d)
-        rows, groups = D.search_grouped(D.self_attention_floats(points, beta), eps)
-        rows_c, groups_c = self._certified_rows(points, None, beta, eps, rows, groups)
-        ev.certify("approx-rank-lower-points", D.lower_certificate_points(points, beta, None, eps, rows_c, groups_c))
-        up = D.search_upper(D.self_attention_logits(points, beta), None, eps)
-        if up is None:
-            ev.fail("no upper certificate found (B = A itself should always be found)", {"beta": beta, "n": n})
-            return None
-        k, F, G = up
-        ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, None, eps, F, G))
-        if len(rows_c) > k:
-            ev.fail("the certified lower bound exceeds the certified upper bound", {"beta": beta, "n": n, "lower": len(rows_c), "upper": k})
-            return None
-        return {"n": n, "lower": len(rows_c), "upper": k}
-
-    def _sandwich(self, points, m, beta: Fraction, eps: Fraction, with_upper: int, ev):
-        """lower <= rank_eps(W) = rank_eps(full instance) <= upper on the dense instance."""
-        rows, groups = D.search_grouped(D.self_attention_floats(points, beta, m), eps)
-        rows_c, groups_c = self._certified_rows(points, m, beta, eps, rows, groups)
-        ev.certify("approx-rank-lower-points", D.lower_certificate_points(points, beta, m, eps, rows_c, groups_c))
-        out = {"n": len(points), "lower": len(rows_c), "upper": None}
+    def _certify(self, inst: "Instance", beta: Fraction, eps: Fraction, with_upper: bool, ev) -> bool:
+        """Hand the instance's lower (and upper) certificate to the checker; False if the run cannot go on."""
+        ev.certify("approx-rank-lower-points", D.lower_certificate_points(inst.points, beta, inst.multiplicities, eps, inst.rows, inst.groups))
         if not with_upper:
-            return out
-        ev.poll()
-        up = D.search_upper(D.self_attention_logits(points, beta), m, eps)
-        if up is None:
-            ev.fail("no upper certificate found (B = W itself should always be found)", {"beta": beta, "n": len(points)})
-            return None
-        k, F, G = up
-        ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, m, eps, F, G))
-        if len(rows_c) > k:
-            ev.fail("the certified lower bound exceeds the certified upper bound", {"beta": beta, "n": len(points), "lower": len(rows_c), "upper": k})
-            return None
-        return out | {"upper": k}
+            return True
+        if inst.upper is None:
+            ev.fail("no upper certificate found (B = A itself should always be found)", {"beta": beta, "n": len(inst.points)})
+            return False
+        k, F, G = inst.upper
+        ev.certify("approx-rank-upper-points", D.upper_certificate_points(inst.points, beta, inst.multiplicities, eps, F, G))
+        if len(inst.rows) > k:
+            ev.fail("the certified lower bound exceeds the certified upper bound", {"beta": beta, "n": len(inst.points), "lower": len(inst.rows), "upper": k})
+            return False
+        return True
 
-    def _fourier(self, points, m, beta: Fraction, eps: Fraction, lower: int, ev):
+    def _fourier(self, dense: "Instance", found, beta: Fraction, eps: Fraction, ev):
         """The truncated Fourier construction on the dense instance, certified; its rank (None if not below n)."""
-        found = search_fourier(points, m, beta, eps)
         if found is None:
             return None
         k, F, G = found
-        ev.certify("approx-rank-upper-points", D.upper_certificate_points(points, beta, m, eps, F, G))
-        if lower > k:
-            ev.fail("the certified lower bound exceeds the certified Fourier upper bound", {"beta": beta, "lower": lower, "upper": k})
+        ev.certify("approx-rank-upper-points", D.upper_certificate_points(dense.points, beta, dense.multiplicities, eps, F, G))
+        if len(dense.rows) > k:
+            ev.fail("the certified lower bound exceeds the certified Fourier upper bound", {"beta": beta, "lower": len(dense.rows), "upper": k})
         return k
 
     # ---------------------------------------------------------------- plots

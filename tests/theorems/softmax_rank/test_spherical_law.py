@@ -1,4 +1,4 @@
-"""S2 spherical law on the circle: sandwiches, found values, tampered and too-high lower bounds."""
+"""S2 spherical law on the circle: sandwiches, found values, obligations, forgeries, tampered bounds."""
 
 import copy
 from fractions import Fraction
@@ -7,18 +7,89 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers import certificates, trusted
+from solvers.trusted.core import discharges
 from theorems.core import ParameterError
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import spherical_law
 from theorems.softmax_rank.spherical_law import SphericalLaw
 
 SMALL = {"beta_max": 64, "density": 8}
+FAILS = "not certain|certainly false"
 
 
 @pytest.fixture(scope="module")
 def outcome():
     claim = SphericalLaw()
     return claim, claim.check(claim.point(SMALL))
+
+
+@pytest.fixture
+def fresh_plans():
+    """Searches patched by a test must not leak into (or come from) the cache of plans."""
+    spherical_law._plan.cache_clear()
+    yield
+    spherical_law._plan.cache_clear()
+
+
+def judgments(out):
+    return [(c["kind"], trusted.check(c).judgment) for c in out.certificates]
+
+
+def undischarged(out):
+    js = [j for _, j in judgments(out)]
+    return [o["words"] for o in out.obligations["verify"] if not any(discharges(j, o["judgment"]) for j in js)]
+
+
+def test_every_obligation_is_discharged_and_names_the_claims_instances(outcome):
+    claim, out = outcome
+    assert out.status == "verified" and not undischarged(out)
+    verify = out.obligations["verify"]
+    assert len(verify) == 4 * 4  # per beta: largest lower and upper, dense lower and upper
+    assert all(o["judgment"]["sphere"] == 2 and o["judgment"]["epsilon"] == "1/10" for o in verify)
+    n = out.facts["largest_certified_lower"][16]["n"]
+    named = D.points_instance(spherical_law.sphere_points(n, 2), 16)
+    assert any(o["judgment"]["instance"] == named and o["judgment"]["bound"] == 18 for o in verify)
+    assert "the Theta law is not checked" in out.obligations["reach"]
+
+
+def test_a_bound_at_a_smaller_epsilon_does_not_discharge(monkeypatch, fresh_plans):
+    """The forgery that certified its lower bounds at eps = 1/20 while reporting eps = 1/10."""
+    real = D.lower_certificate_points
+    monkeypatch.setattr(spherical_law.D, "lower_certificate_points",
+                        lambda points, beta, m, eps, rows, groups: real(points, beta, m, eps / 2, rows, groups))
+    claim = SphericalLaw()
+    out = claim.check(claim.point({"beta_min": 16, "beta_max": 16, "density": 8}))
+    assert out.status == "unknown" and "obligation not discharged" in out.message
+    assert all(c["data"]["epsilon"] == "1/20" for c in out.certificates if c["kind"] == "approx-rank-lower-points")
+
+
+def test_eight_copies_of_one_point_discharge_nothing(outcome):
+    """rank_eps <= 1 for eight copies of one point (B = J/8) is true, and about another instance."""
+    _, out = outcome
+    points = [[1, 0]] * 8
+    forged = {"points": points, "beta": 16, "multiplicities": [1] * 8, "epsilon": "1/10",
+              "left": [[1]] * 8, "right": [["1/8"] * 8]}
+    judgment = trusted.check(certificates.make("approx-rank-upper-points", out.claim, out.statement, out.parameters, forged)).judgment
+    assert judgment["bound"] == 1 and judgment["sphere"] == 2 and judgment["n"] == 8
+    assert not any(discharges(judgment, o["judgment"]) for o in out.obligations["verify"])
+
+
+def test_a_certificate_of_another_beta_discharges_nothing_there(outcome):
+    _, out = outcome
+    by_beta = {}
+    for o in out.obligations["verify"]:
+        by_beta.setdefault(o["words"].split(",")[0], []).append(o["judgment"])
+    at16 = [j for _, j in judgments(out) if any(discharges(j, o) for o in by_beta["beta = 16"])]
+    assert at16 and not any(discharges(j, o) for j in at16 for o in by_beta["beta = 64"])
+
+
+def test_points_off_the_sphere_leave_the_claim_unestablished(monkeypatch, fresh_plans):
+    real = spherical_law.sphere_points
+    monkeypatch.setattr(spherical_law, "sphere_points", lambda n, d: [tuple(Fraction(11, 10) * c for c in x) for x in real(n, d)])
+    claim = SphericalLaw()
+    out = claim.check(claim.point({"beta_min": 16, "beta_max": 16, "density": 8}))
+    assert out.status == "unknown" and "obligation not discharged" in out.message
+    assert all(j["sphere"] is False for _, j in judgments(out))
 
 
 def test_sandwiches_hold_and_are_certified(outcome):
@@ -33,7 +104,7 @@ def test_sandwiches_hold_and_are_certified(outcome):
     kinds = [c["kind"] for c in out.certificates]
     assert kinds.count("approx-rank-lower-points") == kinds.count("approx-rank-upper-points") == 8
     for cert in out.certificates:  # every certificate stands alone
-        trusted.check(cert, claim.statement_hash())
+        trusted.check(cert)
 
 
 def test_found_lower_bounds_reproduce(outcome):
@@ -41,7 +112,7 @@ def test_found_lower_bounds_reproduce(outcome):
     largest = out.facts["largest_certified_lower"]
     # (found): certified lower 3, 18, 36 at beta = 1, 16, 64 on the circle, eps = 1/10
     assert [largest[b]["lower"] for b in (1, 16, 64)] == [3, 18, 36]
-    slopes = next(v for k, v in out.facts.items() if k.startswith("local_slopes"))
+    slopes = next(v for k, v in out.facts.items() if k.startswith("local_slopes_unchecked"))
     assert slopes["law exponent (d-1)/2"] == Fraction(1, 2)
     assert abs(float(slopes["largest lower"]["16-64"]) - 0.5) < 0.05
 
@@ -66,12 +137,12 @@ def test_a_wrong_grouping_is_rejected(outcome):
     claim, cert = _lower_cert(outcome)
     groups = cert["data"]["groups"]
     groups[0], groups[1] = groups[1], groups[0]  # each row now owns its neighbour's columns
-    with pytest.raises(certificates.CertificateError, match="not certainly"):
-        trusted.check(cert, claim.statement_hash())
+    with pytest.raises(certificates.CertificateError, match=FAILS):
+        trusted.check(cert)
     claim, cert = _lower_cert(outcome)
     cert["data"]["groups"][1].append(cert["data"]["groups"][0][0])  # overlapping groups
     with pytest.raises(certificates.CertificateError, match="disjoint"):
-        trusted.check(cert, claim.statement_hash())
+        trusted.check(cert)
 
 
 def one_more_row(rows, groups, N):
@@ -93,8 +164,8 @@ def test_a_lower_bound_one_too_high_is_rejected(outcome):
     data = cert["data"]
     data["rows"], data["groups"] = one_more_row(data["rows"], data["groups"], len(data["points"]))
     assert len(set(data["rows"])) == len(data["rows"])
-    with pytest.raises(certificates.CertificateError, match="not certainly"):
-        trusted.check(cert, claim.statement_hash())
+    with pytest.raises(certificates.CertificateError, match=FAILS):
+        trusted.check(cert)
 
 
 def test_a_tampered_upper_certificate_is_rejected(outcome):
@@ -102,12 +173,13 @@ def test_a_tampered_upper_certificate_is_rejected(outcome):
     cert = copy.deepcopy([c for c in out.certificates if c["kind"] == "approx-rank-upper-points"][-1])
     cert["data"]["right"] = cert["data"]["right"][:-1]  # drop the last rank-one term
     cert["data"]["left"] = [r[:-1] for r in cert["data"]["left"]]
-    with pytest.raises(certificates.CertificateError, match="not certainly"):
-        trusted.check(cert, claim.statement_hash())
+    with pytest.raises(certificates.CertificateError, match=FAILS):
+        trusted.check(cert)
 
 
-def test_a_search_that_overclaims_makes_the_claim_refuted(monkeypatch):
-    """If the search and arb filter let an uncertified row through, the trusted checker refutes."""
+def test_a_search_that_overclaims_leaves_the_claim_unestablished(monkeypatch, fresh_plans):
+    """If the search and arb filter let an uncertified row through, the trusted checker rejects it:
+    a failure without a certified refutation, so the outcome is unknown (never verified)."""
     real_search = D.search_grouped
 
     def everything_certain(L, m, eps, rows, groups):
@@ -121,7 +193,7 @@ def test_a_search_that_overclaims_makes_the_claim_refuted(monkeypatch):
     monkeypatch.setattr(spherical_law.D, "grouped_lower", everything_certain)
     claim = SphericalLaw()
     out = claim.check(claim.point({"beta_min": 16, "beta_max": 16, "density": 8, "upper": 0}))
-    assert out.status == "refuted"
+    assert out.status == "unknown"
     assert "rejected" in out.message
 
 
@@ -150,8 +222,7 @@ def test_lower_never_exceeds_upper_at_small_random_betas(beta, n):
     assert 1 <= lower <= k <= n
     claim = SphericalLaw()
     cert = claim.certificate("approx-rank-upper-points", claim.point(), D.upper_certificate_points(points, beta, None, eps, F, G))
-    summary = trusted.check(cert, claim.statement_hash())
-    assert f"<= {k}" in summary
+    assert trusted.check(cert).judgment["bound"] == k
 
 
 def test_sphere_points_are_exactly_on_the_sphere_and_the_found_d3_value_reproduces():
@@ -176,7 +247,7 @@ def test_fourier_construction_is_certified_and_a_shorter_series_is_rejected():
     assert len(cert["data"]["right"]) == fourier[16]
     cert["data"]["right"] = cert["data"]["right"][:-2]  # drop the top frequency (cos and sin)
     cert["data"]["left"] = [r[:-2] for r in cert["data"]["left"]]
-    with pytest.raises(certificates.CertificateError, match="not certainly"):
-        trusted.check(cert, claim.statement_hash())
+    with pytest.raises(certificates.CertificateError, match=FAILS):
+        trusted.check(cert)
     with pytest.raises(ParameterError, match="d = 2"):
         claim.check(claim.point({"d": 3, "fourier": 1}))
