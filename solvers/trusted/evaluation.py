@@ -1,445 +1,472 @@
-"""Family: exact evaluation of explicit heads (witnesses)."""
+"""Family: exact evaluation of explicit heads (witnesses), target ``T(X) = min_j <x_j, q>`` (q = last token).
+
+The table-driven kinds share one exact evaluator, :func:`evaluate`, over the
+sequences of each length (all, or one per class of a symmetry the kind
+justifies); the score kinds walk (|q|, multiset of context scores), which
+covers every m' <= m at once.  Tolerance ``t >= 0`` means "error < t"
+("exactly 0" for t = 0) and the judgment carries it; heads are named by the
+``digest`` of their parsed tables.
+"""
 
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement, product
 from fractions import Fraction
-
-import flint
+from itertools import chain, combinations_with_replacement, permutations, product
 
 from solvers.trusted.core import (
-    CertificateError, fmpq_matrix, integer, kind as _register, lcm_denominator, matrix, rational, require, token,
+    CertificateError, digest, flag, integer, kind, lcm_denominator, listof, matrix, rational, require, token,
 )
 
-# --- transitional aliases from the single-file checker (to be removed as this family is reworked)
-_require, _int, _matrix, _token, _lcm_den, _fmpq_mat = require, integer, matrix, token, lcm_denominator, fmpq_matrix
-TARGETS = ("min-ip",)
+TARGET = "min-ip"
 
 
-def kind(name, *fields):
-    def register(function):
-        def returning_a_judgment(data):
-            return {"judgment": "unported:" + name}, function(data)
-        _register(name, *fields, work=lambda data: 0)(returning_a_judgment)
-        return function
-    return register
+def _short(value) -> str:
+    return repr(value[:40]) if isinstance(value, str) else type(value).__name__
+
+
+def _choice(raw, options: tuple, name: str) -> str:
+    require(isinstance(raw, str) and raw in options, f"{name} must be one of {list(options)}, got {_short(raw)}")
+    return raw
+
+
+def _tolerance(raw, positive: bool = False) -> Fraction:
+    t = rational(raw, "tolerance")
+    require(t > 0 if positive else t >= 0, f"tolerance {t} must be {'> 0' if positive else '>= 0'}")
+    return t
+
+
+def _lengths(raw, high: int) -> list[int]:
+    """A nonempty list of distinct lengths in [1, high], returned sorted."""
+    values = [integer(n, "length", 1, high) for n in listof(raw, "lengths", 1, high)]
+    require(len(set(values)) == len(values), "lengths must be distinct")
+    return sorted(values)
+
+
+def _width(rows) -> int:  # columns of a table, for work estimates
+    return len(rows[0]) if isinstance(rows, list) and rows and isinstance(rows[0], list) else 0
 
 
 def _bound(tolerance: Fraction) -> str:
     return "error exactly 0" if tolerance == 0 else f"error < {tolerance}"
 
 
-def _within(error: Fraction, tolerance: Fraction) -> bool:
-    return error == 0 if tolerance == 0 else abs(error) < tolerance
+def _solves(model, head, rank, m_range, lengths, tolerance, alphabet="all") -> dict:
+    return {"judgment": "solves", "model": model, "head": head, "rank": rank, "alphabet": alphabet,
+            "m": list(m_range), "lengths": lengths, "target": TARGET, "tolerance": tolerance}
 
 
-# ------------------------------------------------------- exhaustive (tables)
+# ------------------------------------------------ the shared exact evaluator
 
 
-@kind("exhaustive", "m", "lengths", "phi", "psi", "readout", "target", "tolerance", "symmetry")
-def _exhaustive(data: dict) -> str:
-    """A kernel head given by tables solves the task on every sequence of the given lengths.
+def _joint_types(m: int, n: int, context: bool = False):
+    """One tuple per orbit of S_m (coordinate i carries a column pattern in {0,1}^n) or, with ``context``,
+    of S_m x S_{n-1}: of the types related by relabelling context positions, the largest count vector is kept."""
+    relabel = [[sum(1 << (p + (n - 1,))[j] for j in range(n) if c >> j & 1) for c in range(1 << n)]
+               for p in permutations(range(n - 1))] if context else []
+    for cols in combinations_with_replacement(range(1 << n), m):
+        counts = [0] * (1 << n)
+        for c in cols:
+            counts[c] += 1
+        if all(_moved(image, counts) <= tuple(counts) for image in relabel):
+            yield tuple(sum(1 << i for i, c in enumerate(cols) if c >> j & 1) for j in range(n))
 
-    Data: ``m``; ``lengths``; feature tables ``phi``, ``psi`` (2^m x r, entries
-    >= 0) so ``kappa = phi psi^T`` has feature rank <= r; ``readout`` U
-    (2^m x 2^m) with ``y = sum_j kappa(q,x_j) U[q][x_j] / sum_j kappa(q,x_j)``;
-    ``target``; ``tolerance`` (strict; 0 asks for error exactly 0); ``symmetry`` "coordinates" (one
-    sequence per joint type, after re-checking that kappa and U are invariant
-    under a transposition and an m-cycle of the coordinates) or "none" (every
-    sequence).
+
+def _moved(image: list, counts: list) -> tuple:
+    moved = [0] * len(counts)
+    for c, k in enumerate(counts):
+        moved[image[c]] += k
+    return tuple(moved)
+
+
+ORDERS = ("none", "context", "coordinates", "coordinates-and-context", "scores")
+
+
+def _sequences(size: int, n: int, order: str, m: int):
+    """Sequences of length n, query last: all ("none"), one per context multiset, per joint type, per both,
+    or ("scores") one per w = |q| <= m and multiset of context scores in [0, w], realised by q = 1^w, x = 1^s."""
+    if order == "scores":
+        return (tuple((1 << s) - 1 for s in c) + ((1 << w) - 1,)
+                for w in range(m + 1) for c in combinations_with_replacement(range(w + 1), n - 1))
+    if order in ("coordinates", "coordinates-and-context"):
+        return _joint_types(m, n, order != "coordinates")
+    if order == "context":
+        return (c + (q,) for q in range(size) for c in combinations_with_replacement(range(size), n - 1))
+    return product(range(size), repeat=n)
+
+
+def _count(size: int, n: int, order: str, m: int) -> int:
+    """Work of :func:`evaluate` on :func:`_sequences`: sequences (a bound for the orbit walks) times n
+    tokens, each an exact rational step of about ten elementary operations; joint types cost m n to
+    build and, with context relabelling, (n-1)! 2^n to test."""
+    if order in ("coordinates", "coordinates-and-context"):
+        types = math.comb((1 << n) + m - 1, m)
+        return types * (10 + m) * n + (types * (math.factorial(n - 1) << n) if order != "coordinates" else 0)
+    count = {"context": size * math.comb(size + n - 2, n - 1), "scores": math.comb(m + n, n)}.get(order, size**n)
+    return 10 * n * count
+
+
+def evaluate(cases, output, tolerance: Fraction, m: int, tokens=None) -> tuple[int, Fraction]:
+    """Check ``|y(X) - T(X)| < tolerance`` (``== 0`` when 0) for every X in ``cases`` (indices into
+    ``tokens``, or tokens; query last), y = ``output(X)`` exactly.  Returns (count, worst error)."""
+    count, worst = 0, Fraction(0)
+    for seq in cases:
+        xs = seq if tokens is None else [tokens[i] for i in seq]
+        q = xs[-1]
+        error = abs(output(seq) - min((x & q).bit_count() for x in xs))
+        if not (error == 0 if tolerance == 0 else error < tolerance):
+            raise CertificateError(f"sequence {list(xs)} (m={m}): error {error} is not {_bound(tolerance)[6:]}")
+        worst, count = max(worst, error), count + 1
+    return count, worst
+
+
+def _attention(heads: list, positional: bool):
+    """The output ``y(X) = sum_h sum_j W_hj[q][x_j] U_hj[q][x_j] / sum_j W_hj[q][x_j]`` of heads given
+    as lists of (W, U) tables, one per position j (``positional``) or one for every position."""
+    cleared = []
+    for tables in heads:
+        products = [[[w * u for w, u in zip(wr, ur)] for wr, ur in zip(W, U)] for W, U in tables]
+        sw = lcm_denominator(v for W, _ in tables for row in W for v in row)
+        sp = lcm_denominator(v for P in products for row in P for v in row)
+        ints = [[[int(v * sw) for v in row] for row in W] for W, _ in tables]
+        prods = [[[int(v * sp) for v in row] for row in P] for P in products]
+        cleared.append((ints, prods, sw, sp))
+
+    def output(seq) -> Fraction:
+        q, y = seq[-1], Fraction(0)
+        for W, P, sw, sp in cleared:
+            if positional:
+                num, den = sum(P[j][q][x] for j, x in enumerate(seq)), sum(W[j][q][x] for j, x in enumerate(seq))
+            else:
+                num, den = sum(P[0][q][x] for x in seq), sum(W[0][q][x] for x in seq)
+            y += Fraction(num * sw, den * sp)
+        return y
+
+    return output
+
+
+# ------------------------------------------------------------ kernel heads
+
+
+def _task(data: dict, high: int) -> tuple[list[int], Fraction]:
+    """The fields every solving kind with a table head shares: target, lengths, tolerance."""
+    require(data["target"] == TARGET, f"unknown target {_short(data['target'])}")
+    return _lengths(data["lengths"], high), _tolerance(data["tolerance"])
+
+
+def _kernel_heads(raw: list, m: int, tokens: list, lengths: list, tolerance: Fraction, symmetry: str):
+    """Kernel heads ``{phi, psi, readout}`` over ``tokens``, checked and evaluated.
+
+    Each head: phi, psi (N x r, entries >= 0), kappa = phi psi^T with
+    kappa(q, q) > 0, readout U (N x N); ``y = sum_h sum_j K_h[q,x_j] U_h[q,x_j] / sum_j K_h[q,x_j]``.
+    ``symmetry``: "none" (every sequence); "context" (one per context multiset:
+    each head's sums are symmetric in the context); "coordinates" (one per
+    joint type, after checking every kappa and U invariant under a transposition
+    and an m-cycle, which generate S_m: y and T are then constant on orbits).
+    Returns [(phi, psi, U)], the number of sequences and the worst error.
     """
-    m = _int(data["m"], "m", 1, 12)
-    size = 1 << m
-    lengths = [_int(n, "length", 1, 6) for n in data["lengths"]]
-    _require(data["target"] in TARGETS, f"unknown target {data['target']!r}")
-    tolerance = rational(data["tolerance"])
-    phi, psi = _matrix(data["phi"], "phi", size), _matrix(data["psi"], "psi", size)
-    _require(len(phi[0]) == len(psi[0]), "phi and psi must have the same feature rank r")
-    _require(all(v >= 0 for row in phi + psi for v in row), "feature maps must be nonnegative")
-    U = _matrix(data["readout"], "readout", size, size)
+    size, heads, kernels = len(tokens), [], []
+    for h, head in enumerate(raw):
+        require(isinstance(head, dict) and set(head) == {"phi", "psi", "readout"}, f"head {h} reads exactly phi, psi, readout")
+        phi, psi = matrix(head["phi"], f"phi_{h}", size), matrix(head["psi"], f"psi_{h}", size)
+        require(len(phi[0]) == len(psi[0]), f"head {h}: phi and psi must have the same feature rank r")
+        require(all(v >= 0 for row in phi + psi for v in row), f"head {h}: feature maps must be nonnegative")
+        K = [[sum((a * b for a, b in zip(phi[q], psi[x])), Fraction(0)) for x in range(size)] for q in range(size)]
+        require(all(K[q][q] > 0 for q in range(size)), f"head {h}: kappa(q, q) must be positive for every q")
+        heads.append((phi, psi, matrix(head["readout"], f"readout_{h}", size, size)))
+        kernels.append([(K, heads[-1][2])])
+    generators = ((1, 0) + tuple(range(2, m)), tuple((i + 1) % m for i in range(m))) if m >= 2 else ()
+    for perm in generators if symmetry == "coordinates" else ():
+        image = [sum(1 << perm[i] for i in range(m) if x >> i & 1) for x in range(size)]
+        for [(K, U)], q, x in product(kernels, range(size), range(size)):
+            require(K[image[q]][image[x]] == K[q][x] and U[image[q]][image[x]] == U[q][x],
+                    f"tables are not invariant under the coordinate permutation {perm} at q={q}, x={x}")
+    cases = chain.from_iterable(_sequences(size, n, symmetry, m) for n in lengths)
+    return (heads, *evaluate(cases, _attention(kernels, False), tolerance, m, tokens))
+
+
+def _heads_work(m: int, size: int, heads: list, lengths: list, order: str) -> int:
+    tables = sum(size * size * (_width(h.get("phi")) + 3) for h in heads if isinstance(h, dict))
+    return tables + len(heads) * sum(_count(size, n, order, m) for n in lengths)
+
+
+def _exhaustive_work(data) -> int:
+    m = integer(data["m"], "m", 1, 12)
+    order = "coordinates" if data["symmetry"] == "coordinates" else "none"
+    return _heads_work(m, 1 << m, [data], _lengths(data["lengths"], 6), order)
+
+
+@kind("exhaustive", "m", "lengths", "phi", "psi", "readout", "target", "tolerance", "symmetry", work=_exhaustive_work)
+def _exhaustive(data: dict):
+    """One kernel head (``phi``, ``psi``, ``readout`` over {0,1}^m) solves every sequence of the lengths at m.
+
+    See :func:`_kernel_heads`; ``symmetry`` "coordinates" or "none".
+    Judgment: ``solves{model "kernel", head digest({"phi","psi","readout"}), rank r, m [m, m]}``.
+    """
+    m = integer(data["m"], "m", 1, 12)
+    lengths, tolerance = _task(data, 6)
+    symmetry = _choice(data["symmetry"], ("coordinates", "none"), "symmetry")
+    head = {key: data[key] for key in ("phi", "psi", "readout")}
+    [(phi, psi, U)], count, worst = _kernel_heads([head], m, list(range(1 << m)), lengths, tolerance, symmetry)
     r = len(phi[0])
-    K = [[sum((a * b for a, b in zip(phi[q], psi[x])), Fraction(0)) for x in range(size)] for q in range(size)]
-    _require(all(K[q][q] > 0 for q in range(size)), "kappa(q, q) must be positive for every q")
-
-    symmetry = data["symmetry"]
-    _require(symmetry in ("coordinates", "none"), f"unknown symmetry {symmetry!r}")
-    if symmetry == "coordinates" and m >= 2:
-        swap = (1, 0) + tuple(range(2, m))
-        cycle = tuple((i + 1) % m for i in range(m))
-        for perm in (swap, cycle):
-            image = [sum(1 << perm[i] for i in range(m) if x >> i & 1) for x in range(size)]
-            for q in range(size):
-                for x in range(size):
-                    _require(
-                        K[image[q]][image[x]] == K[q][x] and U[image[q]][image[x]] == U[q][x],
-                        f"tables are not invariant under the coordinate permutation {perm} at q={q}, x={x}",
-                    )
-    count = 0
-    for n in lengths:
-        if symmetry == "coordinates":
-            # one tuple per joint type: coordinate i carries column pattern cols[i]
-            sequences = (
-                tuple(sum(1 << i for i, p in enumerate(cols) if p >> j & 1) for j in range(n))
-                for cols in combinations_with_replacement(range(1 << n), m)
-            )
-        else:
-            sequences = product(range(size), repeat=n)
-        for seq in sequences:
-            q = seq[-1]
-            weights = [K[q][x] for x in seq]
-            total = sum(weights)
-            target = min((x & q).bit_count() for x in seq)
-            deviation = sum((w * (U[q][x] - target) for w, x in zip(weights, seq)), Fraction(0))
-            _require(
-                _within(deviation / total, tolerance),
-                f"sequence {list(seq)} (m={m}): error {abs(deviation / total)} is not < {tolerance}",
-            )
-            count += 1
-    return f"feature rank <= {r} head solves lengths {lengths} at m={m}: {count} sequences ({symmetry} symmetry), {_bound(tolerance)}"
-
-
-# ------------------------------------------------------ score statistic
-
-
-def _score_table(raw, m: int, name: str):
-    """kappa or U as a function of (w, s): a list over s, or a triangular list of lists [w][s]."""
-    if isinstance(raw, list) and raw and all(not isinstance(v, list) for v in raw):
-        row = [rational(v) for v in raw]
-        _require(len(row) == m + 1, f"{name} must have m+1 = {m + 1} entries")
-        return lambda w, s: row[s]
-    table = _matrix_tri(raw, m, name)
-    return lambda w, s: table[w][s]
-
-
-def _matrix_tri(raw, m: int, name: str) -> list[list[Fraction]]:
-    _require(isinstance(raw, list) and len(raw) == m + 1, f"{name} must have m+1 = {m + 1} rows")
-    table = [[rational(v) for v in row] for row in raw]
-    _require(all(len(table[w]) == w + 1 for w in range(m + 1)), f"{name} row w must have w+1 entries")
-    return table
-
-
-def _score_setup(data: dict):
-    m = _int(data["m"], "m", 1, 100000)
-    _require(data["target"] in TARGETS, f"unknown target {data['target']!r}")
-    kappa = _score_table(data["kappa"], m, "kappa")
-    value = _score_table(data["value"], m, "value")
-    for w in range(m + 1):
-        _require(kappa(w, w) > 0, f"kappa(w={w}, s={w}) must be positive (the query's own weight)")
-        _require(all(kappa(w, s) >= 0 for s in range(w + 1)), f"kappa(w={w}, .) must be nonnegative")
-    return m, kappa, value, rational(data["tolerance"])
-
-
-def _score_error(kappa, value, w: int, scores) -> Fraction:
-    scores = list(scores) + [w]
-    weights = [kappa(w, s) for s in scores]
-    target = min(scores)
-    return abs(sum((k * (value(w, s) - target) for k, s in zip(weights, scores)), Fraction(0)) / sum(weights))
-
-
-@kind("score-statistic", "m", "lengths", "kappa", "value", "target", "tolerance")
-def _score_statistic(data: dict) -> str:
-    """A head whose weight and readout depend on (|q|, <q,x>) only solves every sequence.
-
-    For such a head, y(X) and T(X) depend on X only through w = |q| and the
-    multiset of context scores s_j = <x_j, q>, each of which ranges over all
-    of [0, w] independently (x = any s-subset of q's ones).  So enumerating
-    w in [0, m] and the multisets of n - 1 scores in [0, w] covers every
-    sequence of length n over {0,1}^m.
-    """
-    m, kappa, value, tolerance = _score_setup(data)
-    lengths = [_int(n, "length", 1, 8) for n in data["lengths"]]
-    tol_num, tol_den = tolerance.numerator, tolerance.denominator
-    count = 0
-    for n in lengths:
-        for w in range(m + 1):
-            # clear denominators once per w: the test is then integer arithmetic
-            k_row = [kappa(w, s) for s in range(w + 1)]
-            u_row = [value(w, s) for s in range(w + 1)]
-            scale_k = _lcm_den(k_row)
-            scale_u = _lcm_den(u_row)
-            K = [int(k * scale_k) for k in k_row]
-            U = [int(u * scale_u) for u in u_row]
-            for scores in combinations_with_replacement(range(w + 1), n - 1):
-                target = scores[0] if scores else w
-                total = K[w] + sum(K[s] for s in scores)
-                deviation = K[w] * (U[w] - scale_u * target) + sum(K[s] * (U[s] - scale_u * target) for s in scores)
-                # |deviation / (scale_u * total)| < tol_num / tol_den  (or == 0 when the tolerance is 0)
-                if not (deviation == 0 if tol_num == 0 else abs(deviation) * tol_den < tol_num * scale_u * total):
-                    raise CertificateError(
-                        f"length {n}, |q|={w}, context scores {list(scores)}: error "
-                        f"{Fraction(abs(deviation), scale_u * total)} is not < {tolerance}"
-                    )
-                count += 1
-    return f"score-statistic head solves lengths {lengths} for every m' <= {m}: {count} statistic points, {_bound(tolerance)}"
-
-
-def _lcm_den(values) -> int:
-    """The least common denominator of exact fractions."""
-    return math.lcm(1, *(v.denominator for v in values))
-
-
-@kind("score-counterexample", "m", "sequence", "kappa", "value", "target", "tolerance")
-def _score_counterexample(data: dict) -> str:
-    """One sequence on which a score-statistic head errs by at least the tolerance.
-
-    Data: the head (``m``, ``kappa``, ``value``, ``target``, ``tolerance``) and
-    the sequence as tokens; the checker recomputes |q|, the scores and the error.
-    """
-    m, kappa, value, tolerance = _score_setup(data)
-    seq = [_int(x, "token", 0, (1 << m) - 1) for x in data["sequence"]]
-    _require(len(seq) >= 1, "the sequence is empty")
-    q = seq[-1]
-    w = q.bit_count()
-    scores = [(x & q).bit_count() for x in seq[:-1]]
-    error = _score_error(kappa, value, w, scores)
-    _require(not _within(error, tolerance), f"error {error} on {seq} is within the tolerance {tolerance}: not a counterexample")
-    return f"sequence {seq} (m={m}) has error {error} >= {tolerance}"
-
-
-@kind("rank-one-positional-witness", "m", "psi", "readout", "tolerance", "prefixes")
-def _rank_one_positional_witness(data: dict) -> str:
-    """A rank-one head with position-dependent maps solves every sequence of length n.
-
-    ``psi`` is n x 2^m (``psi[j][x] = psi_{j+1}(x) >= 0``, ``psi_n(q) > 0``), ``readout``
-    n x 2^m x 2^m (``U_j[q][x]``); ``phi = 1``; the output at the final position is
-    ``y = sum_j psi_j(x_j) U_j[q][x_j] / sum_j psi_j(x_j)``.  Every sequence in
-    ``({0,1}^m)^n`` is evaluated exactly.  With ``prefixes`` true, every prefix of length
-    k <= n is scored too (query x_k, the same psi_j and U_j for j <= k, its own target),
-    and ``psi_k(q) > 0`` is required for every k.
-    """
-    m = _int(data["m"], "m", 1, 4)
-    size = 1 << m
-    psi = _matrix(data["psi"], "psi", None, size)
-    n = _int(len(psi), "length", 1, 5)
-    prefixes = data["prefixes"]
-    _require(isinstance(prefixes, bool), "prefixes must be true or false")
-    _require(all(v >= 0 for row in psi for v in row), "psi must be nonnegative")
-    for k in (range(1, n + 1) if prefixes else [n]):
-        _require(all(psi[k - 1][q] > 0 for q in range(size)), f"psi_{k}(q) must be positive (kappa(q, q) > 0)")
-    _require(isinstance(data["readout"], list) and len(data["readout"]) == n, f"readout must hold {n} tables")
-    U = [_matrix(table, "readout", size, size) for table in data["readout"]]
-    tolerance = rational(data["tolerance"])
-    worst, count = Fraction(0), 0
-    for k in (range(1, n + 1) if prefixes else [n]):
-        for seq in product(range(size), repeat=k):
-            q = seq[-1]
-            target = min((x & q).bit_count() for x in seq)
-            total = sum(psi[j][x] for j, x in enumerate(seq))
-            error = abs(sum((psi[j][x] * (U[j][q][x] - target) for j, x in enumerate(seq)), Fraction(0)) / total)
-            _require(_within(error, tolerance), f"sequence {list(seq)} (m={m}): error {error} is not < {tolerance}")
-            worst = max(worst, error)
-            count += 1
-    scored = f"every prefix of length <= {n}" if prefixes else f"exact length {n}"
-    return f"rank-one head with position-dependent maps solves {scored} at m={m}: {count} sequences, worst error {worst} < {tolerance}"
-
-
-# ---- paper K: linear feasibility (LP) — several heads (K4)
-#
-# H tokenwise heads, head h with kernel K_h = phi_h psi_h^T and readout table U_h (one-hot
-# values, the mixing a_h(q) and the bias b(q) folded into U_h): the output at the final
-# position is  y(X) = sum_h sum_j K_h[q,x_j] U_h[q,x_j] / sum_j K_h[q,x_j].
+    return (_solves("kernel", digest({"phi": phi, "psi": psi, "readout": U}), r, (m, m), lengths, tolerance),
+            f"feature rank <= {r} head, lengths {lengths} at m={m}: {count} sequences ({symmetry}), "
+            f"worst error {worst}, {_bound(tolerance)}")
 
 
 def _alphabet(raw, m: int) -> list[int]:
-    """``"all"`` (every token of {0,1}^m, in numeric order) or a list of distinct bit strings."""
+    """``"all"`` (every token of {0,1}^m, in numeric order) or a nonempty list of distinct bit strings."""
     if raw == "all":
         return list(range(1 << m))
-    _require(isinstance(raw, list) and raw, "alphabet must be \"all\" or a nonempty list of tokens")
-    tokens = [_token(t, m) for t in raw]
-    _require(len(set(tokens)) == len(tokens), "alphabet tokens must be distinct")
+    tokens = [token(t, m) for t in listof(raw, "alphabet", 1, 1 << m)]
+    require(len(set(tokens)) == len(tokens), "alphabet tokens must be distinct")
     return tokens
 
 
-@kind("multi-head-exhaustive", "m", "lengths", "alphabet", "heads", "target", "tolerance", "symmetry")
-def _multi_head_exhaustive(data: dict) -> str:
-    """H kernel heads given by tables, mixed affinely, solve every sequence over the alphabet.
+def _multi_head_work(data) -> int:
+    m = integer(data["m"], "m", 1, 8)
+    size = len(data["alphabet"]) if isinstance(data["alphabet"], list) else 1 << m
+    order = "context" if data["symmetry"] == "context" else "none"
+    return _heads_work(m, size, listof(data["heads"], "heads", 1, 8), _lengths(data["lengths"], 6), order)
 
-    Data: ``m``; ``lengths``; ``alphabet`` (``"all"`` or a list of tokens as bit strings;
-    tables are indexed by alphabet position); ``heads``: a list of ``{phi, psi, readout}``
-    with ``phi_h, psi_h >= 0`` (N x r_h), so ``K_h = phi_h psi_h^T`` has feature rank
-    <= r_h, ``K_h[q,q] > 0``, and ``readout`` ``U_h`` (N x N); the output is
-    ``y = sum_h sum_j K_h[q,x_j] U_h[q,x_j] / sum_j K_h[q,x_j]`` (affine mixing
-    ``sum_h <a_h(q), h_h> + b(q)`` with one-hot values ``v_h(x) = e_x`` realises every
-    ``U_h``).  ``symmetry``: ``"none"`` (every tuple) or ``"context"`` (one sequence per
-    multiset of the n-1 context tokens, the query last: each head's numerator and
-    denominator are sums over positions, so y is a symmetric function of the context).
-    Proves ``|y - T| < tolerance`` on every sequence of each length over the alphabet.
+
+@kind("multi-head-exhaustive", "m", "lengths", "alphabet", "heads", "target", "tolerance", "symmetry", work=_multi_head_work)
+def _multi_head_exhaustive(data: dict):
+    """H <= 8 kernel heads, mixed affinely, solve every sequence of the given lengths over the alphabet.
+
+    ``alphabet``: "all" or bit strings (tables indexed by alphabet position);
+    affine mixing with one-hot values realises every readout U_h (see
+    :func:`_kernel_heads`); ``symmetry`` "context" or "none".
+    Judgment: ``solves{model "kernel-heads-H", head digest([{"phi","psi","readout"} per head]),
+    rank max r_h, alphabet "all" or digest(the token strings as given), m [m, m]}``.
     """
-    m = _int(data["m"], "m", 1, 8)
-    tokens = _alphabet(data["alphabet"], m)
-    size = len(tokens)
-    lengths = [_int(n, "length", 1, 6) for n in data["lengths"]]
-    _require(data["target"] in TARGETS, f"unknown target {data['target']!r}")
-    tolerance = rational(data["tolerance"])
-    symmetry = data["symmetry"]
-    _require(symmetry in ("context", "none"), f"unknown symmetry {symmetry!r}")
-    heads = data["heads"]
-    _require(isinstance(heads, list) and 1 <= len(heads) <= 8, "heads must be a list of 1 to 8 heads")
-    kernels, readouts, ranks = [], [], []
-    for h, head in enumerate(heads):
-        _require(isinstance(head, dict) and set(head) == {"phi", "psi", "readout"}, f"head {h} reads exactly phi, psi, readout")
-        phi, psi = _matrix(head["phi"], f"phi_{h}", size), _matrix(head["psi"], f"psi_{h}", size)
-        _require(len(phi[0]) == len(psi[0]), f"head {h}: phi and psi must have one feature rank")
-        _require(all(v >= 0 for row in phi + psi for v in row), f"head {h}: feature maps must be nonnegative")
-        K = [[sum((a * b for a, b in zip(phi[i], psi[k])), Fraction(0)) for k in range(size)] for i in range(size)]
-        _require(all(K[i][i] > 0 for i in range(size)), f"head {h}: kappa(q, q) must be positive for every q")
-        kernels.append(K)
-        readouts.append(_matrix(head["readout"], f"readout_{h}", size, size))
-        ranks.append(len(phi[0]))
-    count, worst = 0, Fraction(0)
-    for n in lengths:
-        for qi in range(size):
-            q = tokens[qi]
-            contexts = combinations_with_replacement(range(size), n - 1) if symmetry == "context" else product(range(size), repeat=n - 1)
-            for context in contexts:
-                seq = context + (qi,)
-                target = min((tokens[i] & q).bit_count() for i in seq)
-                y = Fraction(0)
-                for K, U in zip(kernels, readouts):
-                    y += sum((K[qi][i] * U[qi][i] for i in seq), Fraction(0)) / sum((K[qi][i] for i in seq), Fraction(0))
-                error = abs(y - target)
-                _require(_within(error, tolerance), f"sequence {[tokens[i] for i in seq]} (m={m}): error {error} is not < {tolerance}")
-                worst = max(worst, error)
-                count += 1
-    where = f"every token of {{0,1}}^{m}" if data["alphabet"] == "all" else f"the {size} tokens {data['alphabet']}"
-    evaluated = "context multisets (each covering its permutations)" if symmetry == "context" else "sequences"
-    return (f"{len(heads)} heads of feature ranks {ranks} (total {sum(ranks)}) solve lengths {lengths} over {where}: "
-            f"{count} {evaluated}, worst error {worst}, {_bound(tolerance)}")
+    m = integer(data["m"], "m", 1, 8)
+    tokens, (lengths, tolerance) = _alphabet(data["alphabet"], m), _task(data, 6)
+    symmetry = _choice(data["symmetry"], ("context", "none"), "symmetry")
+    heads, count, worst = _kernel_heads(listof(data["heads"], "heads", 1, 8), m, tokens, lengths, tolerance, symmetry)
+    ranks = [len(phi[0]) for phi, _, _ in heads]
+    head = digest([{"phi": phi, "psi": psi, "readout": U} for phi, psi, U in heads])
+    alphabet = "all" if data["alphabet"] == "all" else digest(data["alphabet"])
+    return (_solves(f"kernel-heads-{len(heads)}", head, max(ranks), (m, m), lengths, tolerance, alphabet),
+            f"{len(heads)} heads of feature ranks {ranks}, lengths {lengths} over {len(tokens)} tokens at m={m}: "
+            f"{count} sequences ({symmetry}), worst error {worst}, {_bound(tolerance)}")
 
 
-# ------------------------------------------- paper K: constructions
+def _positional_work(data) -> int:
+    m = integer(data["m"], "m", 1, 4)
+    n = len(listof(data["psi"], "psi", 1, 5))
+    return sum(_count(1 << m, k, "none", m) for k in range(1, n + 1)) + (3 * n << 2 * m)
 
 
-def _context_orbits(m: int, n: int):
-    """One token tuple of length n per orbit of S_m (coordinates) x S_{n-1} (context positions).
+@kind("rank-one-positional-witness", "m", "psi", "readout", "tolerance", "prefixes", work=_positional_work)
+def _rank_one_positional_witness(data: dict):
+    """A rank-one head with position-dependent maps solves every sequence of length n at m.
 
-    Coordinate i of a tuple carries a column pattern in {0,1}^n; an orbit of
-    S_m is a multiset of m patterns (its joint type).  Permuting the context
-    positions relabels the patterns; of each such class the type whose count
-    vector is lexicographically largest is kept, so every orbit is met.
+    ``psi`` n x 2^m (``psi[j][x] = psi_{j+1}(x) >= 0``), ``readout`` n tables U_j, phi = 1:
+    ``y = sum_j psi_j(x_j) U_j[q][x_j] / sum_j psi_j(x_j)`` on every sequence of
+    length n, or (``prefixes``) of every length k <= n, with ``psi_k(q) > 0``.
+    Judgment: ``solves{model "kernel-positional" (lengths [n]) or "kernel-causal"
+    (lengths [1..n]), head digest({"psi","readout"}), rank 1, m [m, m]}``.
     """
-    from itertools import permutations
-
-    relabel = []
-    for perm in permutations(range(n - 1)):
-        perm = perm + (n - 1,)
-        relabel.append([sum(1 << perm[j] for j in range(n) if p >> j & 1) for p in range(1 << n)])
-    for cols in combinations_with_replacement(range(1 << n), m):
-        counts = [0] * (1 << n)
-        for p in cols:
-            counts[p] += 1
-        key = tuple(counts)
-        canonical = True
-        for image in relabel:
-            moved = [0] * (1 << n)
-            for p, c in enumerate(counts):
-                moved[image[p]] += c
-            if tuple(moved) > key:
-                canonical = False
-                break
-        if canonical:
-            yield tuple(sum(1 << i for i, p in enumerate(cols) if p >> j & 1) for j in range(n))
-
-
-def _polynomial_value(coefficients: list[Fraction], u: Fraction) -> Fraction:
-    value = Fraction(0)
-    for c in reversed(coefficients):
-        value = value * u + c
-    return value
-
-
-@kind("threshold-polynomial", "m", "length", "coefficients", "symmetry")
-def _threshold_polynomial(data: dict) -> str:
-    """Rank one with the readout ``sum_{t<=|q|} g(h(S_t))`` is exact on every sequence of one length.
-
-    Head: ``phi = psi = 1`` (feature rank one) with one-hot values, so
-    ``h(X)`` is the empirical distribution, ``h(x) = #{j : x_j = x} / n``.
-    Readout: ``P_q(h) = sum_{t=1}^{|q|} g(h(S_t))`` with ``S_t = {x : <x,q> < t}``
-    and ``g(u) = sum_i c_i u^i`` (``coefficients``, constant first): a
-    polynomial of degree ``len(c) - 1`` in h.  Proves ``P_q(h(X)) = T(X)``
-    exactly for every X of length ``length`` over ``{0,1}^m``.  With symmetry
-    "coordinates-and-context" one tuple per orbit of coordinate x context
-    permutations is evaluated: the readout is built from ``|q|`` and ``<x,q>``
-    only (invariant under coordinate permutations) and h from the multiset of
-    tokens (invariant under context permutations).  "none" evaluates all.
-    "scores": y and T depend on X only through ``w = |q|`` and the multiset of
-    context scores ``<x_j, q>``, each of which ranges over all of [0, w]
-    independently (x = any s-subset of q's ones); enumerating w <= m and those
-    multisets covers every sequence over ``{0,1}^{m'}`` for every m' <= m.
-    """
-    m = _int(data["m"], "m", 1, 1000)
-    n = _int(data["length"], "length", 1, 6)
-    c = [rational(v) for v in data["coefficients"]]
-    _require(len(c) >= 1, "coefficients must not be empty")
-    symmetry = data["symmetry"]
-    _require(symmetry in ("coordinates-and-context", "none", "scores"), f"unknown symmetry {symmetry!r}")
-    _require(symmetry != "none" or m <= 8, "symmetry 'none' enumerates 2^(m n) sequences: m <= 8")
-    _require(symmetry == "scores" or m <= 64, "tables of tuples need m <= 64")
-    # (D+1) h(S_t) = k is an integer count of positions, so g is only read at k/n
-    g_at = [_polynomial_value(c, Fraction(k, n)) for k in range(n + 1)]
-    if symmetry == "scores":  # (|q|, context scores); the query's own score is |q|
-        cases = ((w, context + (w,)) for w in range(m + 1) for context in combinations_with_replacement(range(w + 1), n - 1))
-    else:
-        sequences = _context_orbits(m, n) if symmetry != "none" else product(range(1 << m), repeat=n)
-        cases = ((seq[-1].bit_count(), [(x & seq[-1]).bit_count() for x in seq]) for seq in sequences)
-    count = 0
-    for w, scores in cases:
-        # sum_{t=1}^{w} g(k_t/n), k_t = #{context scores < t}: k_t = i exactly for t in (s_(i), s_(i+1)]
-        # (context scores sorted, s_(0) = 0, s_(n) = w; the query's own score w is never < t)
-        bounds = [0] + sorted(scores[:-1]) + [w]
-        y = sum((g_at[i] * (bounds[i + 1] - bounds[i]) for i in range(n)), Fraction(0))
-        _require(y == min(scores), f"|q| = {w}, scores {list(scores)} (m={m}): readout {y} != T = {min(scores)}")
-        count += 1
-    where = f"every m' <= {m} ({count} statistic points)" if symmetry == "scores" else f"m={m} ({count} tuples, symmetry {symmetry})"
-    return f"rank one, readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} at {where}"
-
-
-@kind("polynomial-readout-table", "m", "length", "psi", "monomials", "coefficients")
-def _polynomial_readout_table(data: dict) -> str:
-    """A rank-one head with a tabled polynomial readout has error < 1/2 on every sequence of one length.
-
-    Head: ``kappa(q, x) = phi(q) psi(x)`` (feature rank one; ``phi(q) > 0``
-    cancels), ``psi`` > 0 given per token, one-hot values, so
-    ``h(x) = psi(x) #x / sum_j psi(x_j)``.  Readout:
-    ``P_q(h) = sum_j c[q][j] prod_{a in mono_j} h(a)`` (``monomials``: sorted
-    tuples of tokens, each once; ``coefficients``: one row per query q); its
-    degree is the longest monomial.  The checker evaluates every sequence of
-    length ``length`` (context as a multiset: h ignores the order) exactly --
-    only monomials over the support of h are nonzero -- and requires
-    ``|P_q(h) - T| < 1/2``.  It also holds at every m' <= m: padding tokens
-    with zeros keeps every inner product.
-    """
-    m = _int(data["m"], "m", 1, 5)
-    n = _int(data["length"], "length", 1, 6)
+    m = integer(data["m"], "m", 1, 4)
     size = 1 << m
-    psi = [rational(v) for v in data["psi"]]
-    _require(len(psi) == size and all(v > 0 for v in psi), f"psi must give {size} positive weights")
-    monomials = [tuple(_int(a, "token", 0, size - 1) for a in mono) for mono in data["monomials"]]
-    _require(all(list(mono) == sorted(mono) for mono in monomials), "monomials must list their tokens in order")
+    psi = matrix(data["psi"], "psi", None, size)
+    n = integer(len(psi), "length", 1, 5)
+    prefixes, tolerance = flag(data["prefixes"], "prefixes"), _tolerance(data["tolerance"])
+    require(all(v >= 0 for row in psi for v in row), "psi must be nonnegative")
+    lengths = list(range(1, n + 1)) if prefixes else [n]
+    for k in lengths:
+        require(all(psi[k - 1][q] > 0 for q in range(size)), f"psi_{k}(q) must be positive (kappa(q, q) > 0)")
+    U = [matrix(table, "readout", size, size) for table in listof(data["readout"], "readout", n, n)]
+    tables = [([psi[j]] * size, U[j]) for j in range(n)]
+    cases = chain.from_iterable(_sequences(size, k, "none", m) for k in lengths)
+    count, worst = evaluate(cases, _attention([tables], True), tolerance, m)
+    model = "kernel-causal" if prefixes else "kernel-positional"
+    scored = f"every prefix of length <= {n}" if prefixes else f"exact length {n}"
+    return (_solves(model, digest({"psi": psi, "readout": U}), 1, (m, m), lengths, tolerance),
+            f"rank-one head with position-dependent maps solves {scored} at m={m}: {count} sequences, "
+            f"worst error {worst}, {_bound(tolerance)}")
+
+
+# ------------------------------------------------------------ score heads
+
+
+def _score_table(raw, m: int, name: str):
+    """A table over (w, s), s <= w <= m: a flat list over s or triangular rows [w][s].
+    Returns the parsed table (shape kept, for the digest), its entries and its lookup."""
+    listof(raw, name, m + 1, m + 1)
+    if not any(isinstance(v, list) for v in raw):
+        flat = [rational(v, name) for v in raw]
+        return flat, flat, (lambda w, s: flat[s])
+    require(all(isinstance(row, list) and len(row) == w + 1 for w, row in enumerate(raw)), f"{name} row w must list w+1 entries")
+    rows = [[rational(v, name) for v in row] for row in raw]
+    return rows, [v for row in rows for v in row], (lambda w, s: rows[w][s])
+
+
+def _score_head(data: dict):
+    """kappa(w, s) >= 0 with kappa(w, w) > 0 and value(w, s); w = |q|, s = <x, q>.  Returns (m, kappa, value, head digest)."""
+    m = integer(data["m"], "m", 1, 100000)
+    require(data["target"] == TARGET, f"unknown target {_short(data['target'])}")
+    kappa_table, kappa_all, kappa = _score_table(data["kappa"], m, "kappa")
+    value_table, _, value = _score_table(data["value"], m, "value")
+    require(all(v >= 0 for v in kappa_all), "kappa must be nonnegative")
+    require(all(kappa(w, w) > 0 for w in range(m + 1)), "kappa(w, w) must be positive (the query's own weight)")
+    return m, kappa, value, digest({"kappa": kappa_table, "value": value_table})
+
+
+def _table_work(raw, m: int) -> int:  # entries of a flat or triangular score table
+    return (m + 1) if isinstance(raw, list) and raw and not isinstance(raw[0], list) else (m + 1) * (m + 2) // 2
+
+
+def _score_work(data) -> int:
+    m = integer(data["m"], "m", 1, 100000)
+    lengths = _lengths(data["lengths"], 8)
+    # the rows of each w (m^2 / 2 entries, twice), then C(w+n-1, n-1) score multisets of n terms for each w and n
+    return _table_work(data["kappa"], m) + (m + 1) ** 2 + sum(n * math.comb(m + n, n) for n in lengths)
+
+
+@kind("score-statistic", "m", "lengths", "kappa", "value", "target", "tolerance", work=_score_work)
+def _score_statistic(data: dict):
+    """A head whose weight and readout depend on (|q|, <q,x>) only solves every sequence, every m' <= m.
+
+    y(X) and T(X) depend on X only through w = |q| <= m' and the multiset of
+    context scores <x_j, q>, each ranging over all of [0, w] independently
+    (x = any s-subset of q's ones): enumerating w <= m and those multisets
+    covers every sequence of length n over {0,1}^m' for every m' <= m.
+    Judgment: ``solves{model "score-statistic", head digest({"kappa","value"}), rank "any", m [1, m]}``.
+    """
+    m, kappa, value, head = _score_head(data)
+    lengths, tolerance = _lengths(data["lengths"], 8), _tolerance(data["tolerance"])
+    tol_num, tol_den = tolerance.numerator, tolerance.denominator
+    count = 0
+    for w in range(m + 1):
+        k_row, u_row = [kappa(w, s) for s in range(w + 1)], [value(w, s) for s in range(w + 1)]
+        scale_k, scale_u = lcm_denominator(k_row), lcm_denominator(u_row)
+        K, U = [int(k * scale_k) for k in k_row], [int(u * scale_u) for u in u_row]
+        for scores in chain.from_iterable(combinations_with_replacement(range(w + 1), n - 1) for n in lengths):
+            target = scores[0] if scores else w
+            total = K[w] + sum(K[s] for s in scores)
+            deviation = K[w] * (U[w] - scale_u * target) + sum(K[s] * (U[s] - scale_u * target) for s in scores)
+            # |deviation / (scale_u * total)| < tolerance, or == 0 when the tolerance is 0, in integers
+            if not (deviation == 0 if tol_num == 0 else abs(deviation) * tol_den < tol_num * scale_u * total):
+                raise CertificateError(f"length {len(scores) + 1}, |q|={w}, context scores {list(scores)}: error "
+                                       f"{Fraction(abs(deviation), scale_u * total)} is not {_bound(tolerance)[6:]}")
+            count += 1
+    return (_solves("score-statistic", head, "any", (1, m), lengths, tolerance),
+            f"score-statistic head solves lengths {lengths} for every m' <= {m}: {count} statistic points, {_bound(tolerance)}")
+
+
+def _counterexample_work(data) -> int:
+    m = integer(data["m"], "m", 1, 100000)
+    return _table_work(data["kappa"], m) + _table_work(data["value"], m) + 64 * (m + 1)
+
+
+@kind("score-counterexample", "m", "sequence", "kappa", "value", "target", "tolerance", work=_counterexample_work)
+def _score_counterexample(data: dict):
+    """One sequence over {0,1}^m (tokens as integers, query last) on which a score-statistic
+    head errs by at least the tolerance (> 0), recomputed exactly.
+    Judgment: ``fails{model "score-statistic", head digest({"kappa","value"}), m, length}``.
+    """
+    m, kappa, value, head = _score_head(data)
+    tolerance = _tolerance(data["tolerance"], positive=True)
+    seq = [integer(x, "token", 0, (1 << m) - 1) for x in listof(data["sequence"], "sequence", 1, 64)]
+    q = seq[-1]
+    w = q.bit_count()
+    scores = [(x & q).bit_count() for x in seq]
+    error = abs(sum((kappa(w, s) * (value(w, s) - min(scores)) for s in scores), Fraction(0)) / sum(kappa(w, s) for s in scores))
+    require(error >= tolerance, f"error {error} on {seq} is below the tolerance {tolerance}: not a counterexample")
+    return ({"judgment": "fails", "model": "score-statistic", "head": head, "m": m, "length": len(seq),
+             "target": TARGET, "tolerance": tolerance},
+            f"sequence {seq} (m={m}) has error {error} >= {tolerance}")
+
+
+# ------------------------------------------------------- polynomial readouts
+
+
+def _threshold_work(data) -> int:
+    m, n = integer(data["m"], "m", 1, 1000), integer(data["length"], "length", 1, 6)
+    order = data["symmetry"] if data["symmetry"] in ORDERS else "none"
+    return _count(1 << min(m, 64), n, order, m if order == "scores" else min(m, 64))
+
+
+@kind("threshold-polynomial", "m", "length", "coefficients", "symmetry", work=_threshold_work)
+def _threshold_polynomial(data: dict):
+    """Rank one with the readout ``sum_{t<=|q|} g(h(S_t))`` is exact on every sequence of one length n.
+
+    ``phi = psi = 1``, one-hot values: ``h(x) = #{j : x_j = x} / n``; readout
+    ``P_q(h) = sum_{t=1}^{|q|} g(h(S_t))``, ``S_t = {x : <x,q> < t}``,
+    ``g(u) = sum_i c_i u^i`` (``coefficients``, constant first).  ``symmetry``:
+    "none" (every tuple, m <= 8); "coordinates-and-context" (one per orbit: P
+    reads |q| and <x,q>, h the token multiset; m <= 64); "scores" (as in
+    ``score-statistic``: every m' <= m).
+    Judgment: ``solves{model "threshold-polynomial", head digest(coefficients), rank 1,
+    m [1, m] ("scores") or [m, m], lengths [n], tolerance 0}``.
+    """
+    m, n = integer(data["m"], "m", 1, 1000), integer(data["length"], "length", 1, 6)
+    c = [rational(v, "coefficient") for v in listof(data["coefficients"], "coefficients", 1, 64)]
+    symmetry = _choice(data["symmetry"], ("coordinates-and-context", "none", "scores"), "symmetry")
+    require(symmetry != "none" or m <= 8, "symmetry 'none' enumerates 2^(m n) sequences: m <= 8")
+    require(symmetry == "scores" or m <= 64, "tables of tuples need m <= 64")
+    g_at = [sum((ci * Fraction(k, n) ** i for i, ci in enumerate(c)), Fraction(0)) for k in range(n + 1)]
+
+    def readout(w: int, context: list) -> Fraction:
+        # sum_{t=1}^{w} g(k_t / n), k_t = #{context scores < t} = i for t in (s_(i), s_(i+1)]
+        bounds = [0] + sorted(context) + [w]
+        return sum((g_at[i] * (bounds[i + 1] - bounds[i]) for i in range(n)), Fraction(0))
+
+    cases = _sequences(1 << min(m, 64), n, symmetry, m)
+    count, _ = evaluate(cases, lambda s: readout(s[-1].bit_count(), [(x & s[-1]).bit_count() for x in s[:-1]]), Fraction(0), m)
+    where, m_range = (f"every m' <= {m}", (1, m)) if symmetry == "scores" else (f"m={m}", (m, m))
+    return (_solves("threshold-polynomial", digest(c), 1, m_range, [n], Fraction(0)),
+            f"rank one, threshold readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} "
+            f"at {where} ({count} sequences, symmetry {symmetry})")
+
+
+def _table_readout_work(data) -> int:
+    m, n = integer(data["m"], "m", 1, 5), integer(data["length"], "length", 1, 6)
+    monomials = listof(data["monomials"], "monomials")
+    size, degree = 1 << m, max((len(mono) for mono in monomials if isinstance(mono, list)), default=0)
+    per_sequence = n + sum(math.comb(n + d - 1, d) * d for d in range(degree + 1))
+    return size * _width(data["coefficients"]) + _count(1 << m, n, "context", m) * per_sequence
+
+
+@kind("polynomial-readout-table", "m", "length", "psi", "monomials", "coefficients", work=_table_readout_work)
+def _polynomial_readout_table(data: dict):
+    """A rank-one head with a tabled readout of degree D has error < 1/2 on every sequence of length n.
+
+    ``kappa(q, x) = phi(q) psi(x)`` (phi cancels), ``psi > 0``, one-hot values:
+    ``h(x) = psi(x) #x / sum_j psi(x_j)``; ``P_q(h) = sum_j c[q][j] prod_{a in mono_j} h(a)``
+    (``monomials``: distinct nondecreasing token tuples, D the longest), every
+    context multiset evaluated (h ignores order).  Zero padding keeps inner
+    products: the head restricted to padded tokens solves every m' <= m.
+    Judgment: ``solves{model "polynomial-readout-D", head digest({"psi","monomials","coefficients"}),
+    rank 1, m [1, m], lengths [n], tolerance 1/2}``.
+    """
+    m, n = integer(data["m"], "m", 1, 5), integer(data["length"], "length", 1, 6)
+    size = 1 << m
+    psi = [rational(v, "psi") for v in listof(data["psi"], "psi", size, size)]
+    require(all(v > 0 for v in psi), "psi must be positive")
+    monomials = [tuple(integer(a, "token", 0, size - 1) for a in listof(mono, "monomial"))
+                 for mono in listof(data["monomials"], "monomials", 1)]
+    require(all(list(mono) == sorted(mono) for mono in monomials), "monomials must list their tokens in order")
     index = {mono: j for j, mono in enumerate(monomials)}
-    _require(len(index) == len(monomials), "a monomial is listed twice")
-    C = _matrix(data["coefficients"], "coefficients", size, len(monomials))
-    degree = max((len(mono) for mono in monomials), default=0)
-    worst = Fraction(0)
-    for seq in _sequences_up_to_context_order(m, [n]):
-        q = seq[-1]
-        total = sum(psi[x] for x in seq)
-        h = {}
+    require(len(index) == len(monomials), "a monomial is listed twice")
+    C = matrix(data["coefficients"], "coefficients", size, len(monomials))
+    degree = max(len(mono) for mono in monomials)
+
+    def output(seq) -> Fraction:
+        q, total, h, y = seq[-1], sum(psi[x] for x in seq), {}, Fraction(0)
         for x in seq:
             h[x] = h.get(x, 0) + psi[x] / total
-        y = Fraction(0)
-        for d in range(degree + 1):
+        for d in range(degree + 1):  # only monomials over the support of h are nonzero
             for mono in combinations_with_replacement(sorted(h), d):
                 j = index.get(mono)
                 if j is not None and C[q][j]:
-                    term = C[q][j]
-                    for a in mono:
-                        term *= h[a]
-                    y += term
-        error = abs(y - _target(seq))
-        _require(error < Fraction(1, 2), f"sequence {list(seq)} (m={m}): error {error} is not < 1/2")
-        worst = max(worst, error)
-    return f"rank one, tabled readout of degree {degree}: error <= {worst} < 1/2 on every sequence of length {n} at every m' <= {m}"
+                    y += C[q][j] * math.prod(h[a] for a in mono)
+        return y
 
-
+    count, worst = evaluate(_sequences(size, n, "context", m), output, Fraction(1, 2), m)
+    head = digest({"psi": psi, "monomials": [list(mono) for mono in monomials], "coefficients": C})
+    return (_solves(f"polynomial-readout-{degree}", head, 1, (1, m), [n], Fraction(1, 2)),
+            f"rank one, tabled readout of degree {degree}: worst error {worst} < 1/2 on {count} context multisets "
+            f"of length {n} at m={m}, hence at every m' <= {m}")

@@ -20,6 +20,13 @@ check is exact; ``b = 4`` has worst error exactly 1/3, at gaps (1, 1).
 
 At length n the same readout needs ``(n-1) max_d (2d-1) e^{-beta d} < 1``,
 hence ``beta > ln(n - 1)``: constant in m, growing like log n.
+
+What the trusted checker certifies at a point (m, b): the head at beta = ln b
+solves length 3 for every m' <= m (or fails at one), its tables at
+``m_tables``, the rank of its kernel at ``m_rank``, and the any-readout bounds
+for n <= ``n_max``.  The threshold table beta*(m), the all-m inequality and
+the all-m argument at this base are computed beside it (exact or sympy) and
+reported as unchecked or symbolic facts.
 """
 
 from __future__ import annotations
@@ -29,8 +36,9 @@ from fractions import Fraction
 import sympy as sp
 
 from solvers import exact, lp, orbits, symbolic
+from solvers.trusted.core import digest
 from theorems import attention as att
-from theorems.core import Claim, Parameter, ParameterError, Plot, Statement
+from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.kernel_rank import SOFTMAX
 
 _m = sp.Symbol("m", integer=True, positive=True)
@@ -56,6 +64,18 @@ def critical_gap(m: int, tokens_above: int) -> int:
 def critical_beta(m: int, tokens_above: int) -> sp.Expr:
     d = critical_gap(m, tokens_above)
     return sp.log(tokens_above * (2 * d - 1)) / d
+
+
+def score_tables(base: Fraction, m: int) -> dict:
+    """The softmax head at beta = ln b as score tables, ``w = |q| <= m``, ``s = <q,x>``: weight
+    ``kappa(s) = b^{-s}`` (a list over s) and value ``s`` (values x, readout <q, h>; rows [w][s])."""
+    return {"kappa": [att.softmax_weight(base, s) for s in range(m + 1)],
+            "value": [[Fraction(s) for s in range(w + 1)] for w in range(m + 1)]}
+
+
+def readout_row(n: int) -> dict:
+    """Query q = 11, z = 00 with ``K[q,z] = 1``, ``K[q,q] = t_n = (n-1)/((n-1)^2 - 2)`` (``t = e^{-2 beta}``)."""
+    return {"query": "11", "weights": {"00": Fraction(1), "11": Fraction(n - 1, (n - 1) ** 2 - 2)}}
 
 
 class SoftmaxThreeTokens(Claim):
@@ -104,6 +124,33 @@ class SoftmaxThreeTokens(Claim):
         base = point["base"]
         return att.ScoreHead(kappa=lambda w, s: att.softmax_weight(base, s), value=lambda w, s: Fraction(s))
 
+    def obligations(self, point: dict) -> Obligations:
+        """At beta = ln b: the head solves length 3 for every m' <= m (refuted: it fails at one), its tables at
+        m_tables, rank 2^m_rank of its kernel, and no readout at e^{-2 beta} = t_n for n = 4..n_max."""
+        m, base, mt, mr = point["m"], point["base"], point["m_tables"], point["m_rank"]
+        task = {"target": "min-ip", "tolerance": Fraction(1, 2)}
+        head = digest(score_tables(base, m))
+        phi, psi, U = att.softmax_witness(mt, base).tables()
+        verify = [
+            obligation(f"the softmax head at beta = ln {base} (weights b^-<q,x>, readout <q,h>) has error < 1/2 on every "
+                       f"sequence of length 3 over {{0,1}}^m' for every m' <= {m}", "solves", model="score-statistic",
+                       head=head, rank="any", alphabet="all", m=[1, m], lengths=[3], **task),
+            obligation(f"the same head built from tables at m = {mt} (phi one-hot, psi the kernel's columns) has error < 1/2 "
+                       f"on every sequence of length 3 over {{0,1}}^{mt}", "solves", model="kernel",
+                       head=digest({"phi": phi, "psi": psi, "readout": U}), rank=len(phi[0]), alphabet="all",
+                       m=[mt, mt], lengths=[3], **task),
+            obligation(f"its kernel b^-<q,x> at m = {mr} has rank 2^{mr}", "rank-at-least",
+                       matrix=digest(att.softmax_kernel_matrix(mr, base)), rows=1 << mr, cols=1 << mr, bound=1 << mr),
+        ]
+        for n in range(4, point["n_max"] + 1):
+            row = readout_row(n)
+            verify.append(obligation(
+                f"length {n}: with K[11,00] = 1 and K[11,11] = {row['weights']['11']} no readout values give error < 1/2 "
+                f"(so any readout needs e^(-2 beta) < {row['weights']['11']})", "no-readout", m=2, row=digest(row), **task))
+        refute = (obligation(f"the softmax head at beta = ln {base} errs by >= 1/2 on a sequence of length 3 over {{0,1}}^{m}",
+                             "fails", model="score-statistic", head=head, m=[1, m], length=3, **task),)
+        return Obligations(verify=tuple(verify), refute=refute, reach=f"m <= {m} at beta = ln {base}, length 3")
+
     def run(self, point: dict, ev) -> None:
         m, base = point["m"], point["base"]
         t = 1 / base  # e^{-beta}
@@ -116,12 +163,10 @@ class SoftmaxThreeTokens(Claim):
         ev.cover("statistic", {"m": m, "length": 3, "points": sweep.points})
         if sweep.failure is not None:
             w, scores = sweep.failure
-            seq = att.token_sequence(w, scores)
+            seq = att.token_sequence(w, scores)  # over {0,1}^w, so over {0,1}^m by zero padding
             error = head.error(w, scores)
-            kappa, value = head.tables(w)
             ev.certify("score-counterexample", {
-                "m": w, "sequence": list(seq), "kappa": kappa[-1], "value": value,
-                "target": "min-ip", "tolerance": att.HALF,
+                "m": m, "sequence": list(seq), **score_tables(base, m), "target": "min-ip", "tolerance": att.HALF,
             })
             ev.fail(
                 f"at beta = ln {base} the error is {error} >= 1/2 (smallest counterexample: m = {w})",
@@ -129,26 +174,25 @@ class SoftmaxThreeTokens(Claim):
             )
             return
         w, scores = sweep.worst_input
-        ev.fact("worst_error", sweep.worst)
-        ev.fact("worst_input", {"m": w, "sequence": [att.bits(x, max(w, 1)) for x in att.token_sequence(w, scores)]})
-        kappa, value = head.tables(m)
+        ev.fact("worst_error_unchecked", sweep.worst)  # the checker certifies error < 1/2, not this value
+        ev.fact("worst_input_unchecked", {"m": w, "sequence": [att.bits(x, max(w, 1)) for x in att.token_sequence(w, scores)]})
         ev.certify("score-statistic", {
-            "m": m, "lengths": [3], "kappa": kappa[-1], "value": value,
-            "target": "min-ip", "tolerance": att.HALF,
+            "m": m, "lengths": [3], **score_tables(base, m), "target": "min-ip", "tolerance": att.HALF,
         })
 
-        # For every m at once: 2 max_d (2d-1) t^d < 1, and the worst error bound.
+        # For every m at once: 2 max_d (2d-1) t^d < 1, and the worst error bound (exact, in the claim: unchecked).
         peak, arg, _ = exact.max_linear_times_geometric(2, -1, t)
-        ev.fact("max_gap_term", {"value": peak, "gap": arg})
+        ev.fact("max_gap_term_unchecked", {"value": peak, "gap": arg})
         if 2 * peak < 1:
             worst = sweep.worst
             tail, _, _ = exact.max_linear_times_geometric(1, -worst, t)
             all_m_worst = tail <= worst / 2
-            ev.fact("solves_every_m", True)
-            ev.fact("worst_error_every_m", worst if all_m_worst else "not proved")
-            ev.note(f"beta = ln {base}: error < 1/2 for every m (max_d (2d-1) b^-d = {peak} < 1/2); worst error {worst}")
+            ev.fact("solves_every_m_unchecked", True)
+            ev.fact("worst_error_every_m_unchecked", worst if all_m_worst else "not proved")
+            ev.note(f"certified for m <= {m}; every m by the gap criterion (unchecked): "
+                    f"max_d (2d-1) b^-d = {peak} < 1/2, worst error {worst}")
         else:
-            ev.fact("solves_every_m", False)
+            ev.fact("solves_every_m_unchecked", False)
             ev.note(f"beta = ln {base} solves every m <= {m}, but gap {arg} breaks it at m >= {arg}")
         ev.poll()
 
@@ -166,20 +210,21 @@ class SoftmaxThreeTokens(Claim):
             if best is None or (2 * (2 * mm - 1)) ** best > (2 * (2 * best - 1)) ** mm:
                 best = mm
                 table[f"m>={mm}"] = str(sp.log(2 * (2 * mm - 1)) / mm)
-        ev.fact("critical_beta", table)
+        ev.fact("critical_beta_unchecked", table)  # exact integer comparisons in the claim, not the checker
         # Equality at beta*: the pair of gaps (d*, d*) errs by exactly 1/2.
         d = critical_gap(m, 2)
         t = Fraction(1, 2 * (2 * d - 1))  # e^{-beta* d*}, rational although beta* is not
         equality_error = Fraction(2 * d) * t / (1 + 2 * t)
-        ev.fact("error_at_critical_beta", {"gaps": [d, d], "error": equality_error})
+        ev.fact("error_at_critical_beta_unchecked", {"gaps": [d, d], "error": equality_error})
         if equality_error != att.HALF:
             ev.fail("the critical instance does not err by exactly 1/2", {"gaps": [d, d], "error": equality_error})
         # For all m >= 2: (4d-2)^2 <= 6^d, by d = 1, 2, 3 and the induction step
         # 6 (4d-2)^2 - (4d+2)^2 > 0 for d >= 2.
         base_cases = all((4 * k - 2) ** 2 <= 6**k for k in (1, 2, 3))
         step = symbolic.positive_from(6 * (4 * _d - 2) ** 2 - (4 * _d + 2) ** 2, _d, 2)
-        ev.fact("all_m_threshold_proof", "(4d-2)^2 <= 6^d for all d >= 1: base cases d = 1, 2, 3 exact; "
-                "step 6(4d-2)^2 - (4d+2)^2 = 80d^2 - 112d + 20 > 0 for d >= 2 (coefficients after d = 2 + e)")
+        ev.fact("symbolic_all_m_threshold_proof", "symbolic (sympy): (4d-2)^2 <= 6^d for all d >= 1: base cases d = 1, 2, 3 "
+                "exact; step 6(4d-2)^2 - (4d+2)^2 = 80d^2 - 112d + 20 > 0 for d >= 2 (coefficients after d = 2 + e)"
+                + ("" if step else " -- NOT proved"))
         if not base_cases:
             ev.fail("(4d-2)^2 <= 6^d fails at a base case", {"d": [k for k in (1, 2, 3) if (4 * k - 2) ** 2 > 6**k]})
         elif not step:  # a coefficient test that does not pass proves nothing either way
@@ -211,9 +256,9 @@ class SoftmaxThreeTokens(Claim):
         for n in range(3, point["n_max"] + 1):
             thresholds[n] = str(critical_beta(m, n - 1))
             solves[n] = (n - 1) * peak < 1
-        ev.fact("critical_beta_by_length", thresholds)
-        ev.fact("solves_length_at_this_beta", solves)
-        ev.fact("longest_length_solved", max((n for n, ok in solves.items() if ok), default=None))
+        ev.fact("critical_beta_by_length_unchecked", thresholds)
+        ev.fact("solves_length_at_this_beta_unchecked", solves)
+        ev.fact("longest_length_solved_unchecked", max((n for n, ok in solves.items() if ok), default=None))
 
     def _any_readout(self, point: dict, ev) -> None:
         """Even the best affine readout needs ``beta > ½ ln(n - 1 - 2/(n - 1))`` at length n (m >= 2).
@@ -229,7 +274,7 @@ class SoftmaxThreeTokens(Claim):
         q, z = 0b11, 0b00
         bounds, tight = {}, {}
         for n in range(4, point["n_max"] + 1):
-            t = Fraction(n - 1, (n - 1) ** 2 - 2)
+            t = readout_row(n)["weights"]["11"]
             sequences = [(q,) * n, (z,) + (q,) * (n - 1), (z,) * (n - 1) + (q,)]
             verdict, system = self._readout_lp({q: t, z: Fraction(1)}, sequences)
             below, _ = self._readout_lp({q: t * Fraction(999, 1000), z: Fraction(1)}, sequences)
@@ -239,14 +284,14 @@ class SoftmaxThreeTokens(Claim):
                 continue
             multipliers = [[verdict.multipliers.get(2 * k, 0), verdict.multipliers.get(2 * k + 1, 0)] for k in range(3)]
             ev.certify("readout-infeasible", {
-                "m": 2, "query": att.bits(q, 2), "weights": {att.bits(z, 2): 1, att.bits(q, 2): t},
+                "m": 2, **readout_row(n),
                 "sequences": [[att.bits(x, 2) for x in seq] for seq in sequences],
                 "multipliers": multipliers, "tolerance": att.HALF,
             })
             bounds[n] = str(sp.log(sp.Rational(n - 1) - sp.Rational(2, n - 1)) / 2)
             tight[n] = isinstance(below, lp.Feasible)
         ev.fact("any_readout_critical_beta_by_length", bounds)
-        ev.fact("any_readout_bound_tight_on_its_sequences", tight)
+        ev.fact("any_readout_bound_tight_on_its_sequences_unchecked", tight)  # the LP below t_n, not certified
 
     @staticmethod
     def _readout_lp(weights: dict, sequences: list) -> tuple:
@@ -310,13 +355,13 @@ class SoftmaxThreeTokens(Claim):
             (f"worst error over every input with m <= {top}", betas, tuple(float(e) for e in errors)),
             ("1/2 (the task's tolerance)", (betas[0], betas[-1]), (0.5, 0.5)),
         ]
-        threshold = [v for k, v in sorted(facts.get("critical_beta", {}).items()) if isinstance(v, str)]
+        threshold = [v for k, v in sorted(facts.get("critical_beta_unchecked", {}).items()) if isinstance(v, str)]
         if threshold:
             critical = float(sp.sympify(threshold[-1]).evalf(17))
             series.append((f"beta*(m) = {threshold[-1]}", (critical, critical), (0.0, 1.0)))
-        if "worst_error" in facts:
-            series.append((f"this run: beta = ln {base}, worst error {facts['worst_error']}",
-                           (math.log(base),), (float(Fraction(str(facts["worst_error"]))),)))
+        if "worst_error_unchecked" in facts:
+            series.append((f"this run: beta = ln {base}, worst error {facts['worst_error_unchecked']}",
+                           (math.log(base),), (float(Fraction(str(facts["worst_error_unchecked"]))),)))
         figures = [Plot(
             name="error-against-temperature",
             title=f"three tokens: worst error against beta (m = {m})",
@@ -325,7 +370,7 @@ class SoftmaxThreeTokens(Claim):
             series=tuple(series),
             note="exact at each beta = ln(k/4), drawn as floats; below 1/2 the head solves the task",
         )]
-        by_length = facts.get("critical_beta_by_length") or {}
+        by_length = facts.get("critical_beta_by_length_unchecked") or {}
         if by_length:
             ns = sorted(int(n) for n in by_length)
             figures.append(Plot(

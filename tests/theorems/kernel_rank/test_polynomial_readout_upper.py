@@ -5,7 +5,9 @@ from hypothesis import given, strategies as st
 
 from solvers import certificates as C
 from solvers import trusted
+from solvers.trusted.core import discharges
 from theorems import attention as att
+from theorems.core import first_discharging
 from theorems.kernel_rank import polynomial_readout_upper as k6
 from theorems.kernel_rank.polynomial_readout_upper import PolynomialReadoutUpper
 
@@ -20,13 +22,31 @@ def test_verified_with_error_exactly_zero():
     claim = PolynomialReadoutUpper()
     outcome = claim.check(claim.point(SMALL))
     assert outcome.status == "verified", outcome.message
-    assert outcome.facts["selector_identity"]["proved"]
-    assert outcome.facts["selector_identity"]["as_binomial"] == "binomial(D - k, D)"
+    assert outcome.facts["symbolic_selector_identity"]["proved"]
+    assert outcome.facts["symbolic_selector_identity"]["as_binomial"] == "binomial(D - k, D)"
+    assert outcome.facts["symbolic_selector_identity"]["rests_on"] == "symbolic (sympy)"
     assert outcome.covered["D=3"]["sequences"] == 2 ** (3 * 4)
     assert outcome.facts["readout_coefficients"]["D=2"] == [1, Fraction(-9, 2), Fraction(9, 2)]
     assert [c["kind"] for c in outcome.certificates] == ["threshold-polynomial"] * 6
     assert [c["data"]["symmetry"] for c in outcome.certificates[3:]] == ["scores"] * 3
     assert outcome.covered["statistic_D=1"]["points"] == 45  # (w, s) with 0 <= s <= w <= 8
+
+
+def test_every_obligation_is_discharged_and_nothing_else_does():
+    claim = PolynomialReadoutUpper()
+    point = claim.point(SMALL)
+    needed = claim.obligations(point)
+    found = [(c["kind"], trusted.check(c).judgment) for c in claim.check(point).certificates]
+    assert len(needed.verify) == 6 and all(first_discharging(found, o) for o in needed.verify)
+    assert needed.reach == "D = 1, 2, 3 (length D + 1), m <= 8"  # m_D <= m_statistic here; never "all"
+    # g_2 certified at length 3 names another head than g_3's obligation; a smaller m_statistic does not reach 8
+    g2_scores = next(j for kind, j in found if j["lengths"] == [3] and j["m"] == [1, 8])
+    assert not any(discharges(g2_scores, o.judgment) for o in needed.verify if o.judgment["lengths"] == [4])
+    short = trusted.check(envelope({"m": 7, "length": 3, "coefficients": C.encode(k6.selector_coefficients(2)), "symmetry": "scores"})).judgment
+    assert not any(discharges(short, o.judgment) for o in needed.verify if o.judgment["m"] == [1, 8])
+    # the orbit certificate at m_D2 = 4 does not stand in for m = 5
+    orbit = next(j for kind, j in found if j["m"] == [4, 4] and j["lengths"] == [3])
+    assert not discharges(orbit, orbit | {"m": [5, 5]})
 
 
 @given(st.integers(1, 12))
@@ -53,10 +73,10 @@ class _ChangedCoefficient(PolynomialReadoutUpper):
         return honest
 
 
-def test_a_changed_coefficient_is_refuted():
+def test_a_changed_coefficient_is_not_verified():
     claim = _ChangedCoefficient()
     outcome = claim.check(claim.point(SMALL))
-    assert outcome.status == "refuted"
+    assert outcome.status == "unknown" and "not established" in outcome.message  # existential: a bad witness refutes nothing
     assert outcome.counterexample["D"] == 2
     assert outcome.counterexample["error"] != 0
 
@@ -64,7 +84,7 @@ def test_a_changed_coefficient_is_refuted():
 def test_the_checker_accepts_the_witness_with_and_without_symmetry():
     for symmetry in ("coordinates-and-context", "none", "scores"):
         data = {"m": 3, "length": 3, "coefficients": C.encode(k6.selector_coefficients(2)), "symmetry": symmetry}
-        assert "y = T exactly" in trusted.check(envelope(data))
+        assert "y = T exactly" in trusted.check(envelope(data)).summary
 
 
 @pytest.mark.parametrize("symmetry", ["coordinates-and-context", "scores"])
@@ -73,13 +93,13 @@ def test_the_checker_rejects_a_changed_coefficient(position, symmetry):
     coefficients = k6.selector_coefficients(2)
     coefficients[position] += Fraction(1, 3)
     data = {"m": 3, "length": 3, "coefficients": C.encode(coefficients), "symmetry": symmetry}
-    with pytest.raises(C.CertificateError, match="readout"):
+    with pytest.raises(C.CertificateError, match="is not exactly 0"):
         trusted.check(envelope(data))
 
 
 def test_the_checker_rejects_degree_d_at_length_d_plus_2():
     data = {"m": 3, "length": 4, "coefficients": C.encode(k6.selector_coefficients(2)), "symmetry": "coordinates-and-context"}
-    with pytest.raises(C.CertificateError, match="readout"):
+    with pytest.raises(C.CertificateError, match="is not exactly 0"):
         trusted.check(envelope(data))
 
 
@@ -92,7 +112,7 @@ def test_the_symbolic_identity_rejects_a_wrong_factor(monkeypatch):
 def test_the_score_route_agrees_with_the_orbit_route(D, m):
     base = {"length": D + 1, "coefficients": C.encode(k6.selector_coefficients(D))}
     for symmetry in ("coordinates-and-context", "scores"):
-        assert "y = T exactly" in trusted.check(envelope(base | {"m": m, "symmetry": symmetry}))
+        assert "y = T exactly" in trusted.check(envelope(base | {"m": m, "symmetry": symmetry})).summary
     wrong = base | {"coefficients": C.encode(k6.selector_coefficients(D + 1)), "length": D + 1}
     with pytest.raises(C.CertificateError):  # g_{D+1} read at k/(D+1) is not the selector
         trusted.check(envelope(wrong | {"m": m + 1, "symmetry": "scores"}))

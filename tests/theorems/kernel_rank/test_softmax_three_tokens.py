@@ -1,10 +1,14 @@
 """K2: the oracles are the values found while planning (see docs/kernel_rank/softmax_three_tokens.md)."""
 
+import copy
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, strategies as st
 
 from solvers import certificates, trusted
+from solvers.trusted.core import discharges
+from theorems.core import first_discharging
 from theorems.kernel_rank.softmax_three_tokens import SoftmaxThreeTokens, critical_beta
 
 SMALL = {"m": 30, "m_tables": 3, "m_rank": 4, "n_max": 8}
@@ -15,18 +19,34 @@ def check(**overrides):
     return claim.check(claim.point({**SMALL, **overrides}))
 
 
+def judgments(outcome):
+    return [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
+
+
 def test_ln4_is_verified_with_the_found_values():
     outcome = check()
     assert outcome.status == "verified", outcome.message
     facts = outcome.facts
-    assert facts["critical_beta"] == {"m>=1": "log(2)", "m>=2": "log(6)/2"}
-    assert facts["worst_error"] == Fraction(1, 3)
-    assert facts["worst_error_every_m"] == Fraction(1, 3)
-    assert facts["error_at_critical_beta"] == {"gaps": [2, 2], "error": Fraction(1, 2)}
+    assert facts["critical_beta_unchecked"] == {"m>=1": "log(2)", "m>=2": "log(6)/2"}
+    assert facts["worst_error_unchecked"] == Fraction(1, 3)
+    assert facts["worst_error_every_m_unchecked"] == Fraction(1, 3)
+    assert facts["error_at_critical_beta_unchecked"] == {"gaps": [2, 2], "error": Fraction(1, 2)}
     assert facts["softmax_kernel_rank"] == {"m": 4, "rank": 16, "size": 16}
-    assert facts["critical_beta_by_length"][5] == "log(4)"  # ln(n - 1): grows like log n
-    assert facts["longest_length_solved"] == 4
-    assert facts["solves_every_m"] is True
+    assert facts["critical_beta_by_length_unchecked"][5] == "log(4)"  # ln(n - 1): grows like log n
+    assert facts["longest_length_solved_unchecked"] == 4
+    assert facts["solves_every_m_unchecked"] is True
+    assert facts["symbolic_all_m_threshold_proof"].startswith("symbolic (sympy)")
+
+
+def test_every_obligation_is_discharged_and_the_reach_is_finite():
+    claim = SoftmaxThreeTokens()
+    point = claim.point(SMALL)
+    needed = claim.obligations(point)
+    found = judgments(claim.check(point))
+    assert len(needed.verify) == 3 + 5  # statistic, tables, rank, and n = 4..8
+    assert all(first_discharging(found, o) for o in needed.verify)
+    assert not any(first_discharging(found, o) for o in needed.refute)
+    assert needed.reach == "m <= 30 at beta = ln 4, length 3"  # the all-m argument is not a certificate
 
 
 def test_ln2_is_refuted_with_the_smallest_counterexample():
@@ -36,7 +56,8 @@ def test_ln2_is_refuted_with_the_smallest_counterexample():
     assert outcome.counterexample["error"] == Fraction(1, 2)
     [cert] = outcome.certificates
     assert cert["kind"] == "score-counterexample"
-    assert "has error 1/2" in trusted.check(cert, SoftmaxThreeTokens().statement_hash())
+    accepted = trusted.check(cert)
+    assert "has error 1/2" in accepted.summary and accepted.judgment["m"] == 30
 
 
 def test_just_below_half_ln6_fails_first_at_m2():
@@ -67,27 +88,39 @@ def test_tampered_certificate_is_rejected():
     outcome = check()
     cert = next(c for c in outcome.certificates if c["kind"] == "score-statistic")
     cert["data"]["kappa"][1] = "1/2"  # weights of ln 2 at gap 1
-    import pytest
-
     with pytest.raises(certificates.CertificateError):
-        trusted.check(cert, SoftmaxThreeTokens().statement_hash())
+        trusted.check(cert)
+
+
+def test_another_base_or_a_shifted_readout_discharges_nothing():
+    """A head that really solves (error < 1/2), but not the one the point names."""
+    claim = SoftmaxThreeTokens()
+    needed = claim.obligations(claim.point(SMALL))
+    cert = next(c for c in check().certificates if c["kind"] == "score-statistic")
+    base5 = next(c for c in check(base="5").certificates if c["kind"] == "score-statistic")
+    shifted = copy.deepcopy(cert)
+    shifted["data"]["value"][5][0] = "1/10"  # a shifted readout, still within 1/2
+    for forged in (base5, shifted):
+        judgment = trusted.check(forged).judgment
+        assert not any(discharges(judgment, o.judgment) for o in needed.verify + needed.refute)
+    # a certificate only up to m = 20 does not reach m = 30
+    short = trusted.check(next(c for c in check(m="20").certificates if c["kind"] == "score-statistic")).judgment
+    assert not discharges(short, needed.verify[0].judgment)
+    # a counterexample for base 2 does not refute base 4
+    ln2 = trusted.check(check(base="2").certificates[0]).judgment
+    assert not discharges(ln2, needed.refute[0].judgment)
 
 
 def test_any_readout_needs_beta_growing_like_half_log_n():
     outcome = check()
     bounds = outcome.facts["any_readout_critical_beta_by_length"]
     assert bounds[4] == "log(7/3)/2" and bounds[8] == "log(47/7)/2"  # ½ ln(n - 1 - 2/(n - 1))
-    assert all(outcome.facts["any_readout_bound_tight_on_its_sequences"].values())
+    assert all(outcome.facts["any_readout_bound_tight_on_its_sequences_unchecked"].values())
     cert = next(c for c in outcome.certificates if c["kind"] == "readout-infeasible")
-    hash_ = SoftmaxThreeTokens().statement_hash()
-    assert "no readout solves 3 sequences" in trusted.check(cert, hash_)
+    assert "no readout" in trusted.check(cert).summary
     # a lighter query weight (a larger beta) is not refuted by the same multipliers
-    import copy
-
-    import pytest
-
     lighter = copy.deepcopy(cert)
     t = Fraction(lighter["data"]["weights"]["11"])
     lighter["data"]["weights"]["11"] = certificates.encode(t * Fraction(999, 1000))
-    with pytest.raises(certificates.CertificateError, match="no contradiction|must vanish"):
-        trusted.check(lighter, hash_)
+    with pytest.raises(certificates.CertificateError, match="no contradiction"):
+        trusted.check(lighter)

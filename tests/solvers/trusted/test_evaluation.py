@@ -1,0 +1,277 @@
+"""The exact-evaluation family: honest heads accepted with the right judgment, broken ones rejected,
+semantic forgeries discharge nothing, oversized requests refused before any work."""
+
+import copy
+import time
+from fractions import Fraction
+
+import pytest
+
+from solvers import certificates as C
+from solvers.trusted import check
+from solvers.trusted.core import CertificateError, Refused, digest, discharges, encode
+
+HALF = "1/2"
+
+
+def envelope(kind, data):
+    """The data as given (floats and booleans included), in a valid envelope."""
+    return C.make(kind, "test.claim", "s" * 64, {}, {}) | {"data": copy.deepcopy(data)}
+
+
+def judged(kind, data, max_work=10**9):
+    return check(envelope(kind, data), max_work=max_work).judgment
+
+
+def rejected(kind, data, match):
+    with pytest.raises(CertificateError, match=match):
+        check(envelope(kind, data), max_work=10**9)
+
+
+def solves(model, head, rank, m, lengths, tolerance, alphabet="all", target="min-ip"):
+    return encode({"judgment": "solves", "model": model, "head": head, "rank": rank, "alphabet": alphabet,
+                   "m": m, "lengths": lengths, "target": target, "tolerance": tolerance})
+
+
+# ------------------------------------------------------------ witnesses
+
+
+def rank_one_tables(m, lengths=(1, 2)):
+    """phi = psi = 1 with U[q][x] = 2<q,x> - |q|: exact on lengths 1 and 2."""
+    size = 1 << m
+    U = [[2 * (q & x).bit_count() - q.bit_count() for x in range(size)] for q in range(size)]
+    return {"m": m, "lengths": list(lengths), "phi": [[1]] * size, "psi": [[1]] * size, "readout": U,
+            "target": "min-ip", "tolerance": 0, "symmetry": "coordinates"}
+
+
+def softmax_scores(m, base, lengths=(3,)):
+    """kappa = b^{-<q,x>}, value = score: the softmax head at beta = ln b."""
+    return {"m": m, "lengths": list(lengths), "kappa": [C.encode(Fraction(1, base**s)) for s in range(m + 1)],
+            "value": [list(range(w + 1)) for w in range(m + 1)], "target": "min-ip", "tolerance": HALF}
+
+
+def positional(m, prefixes):
+    """Length 3 (or prefixes 1..3), psi_j = 4^j, readout 0: error < m + 1 (vacuous, but a valid judgment)."""
+    size = 1 << m
+    U = [[0] * size for _ in range(size)]
+    return {"m": m, "psi": [[4**j] * size for j in range(3)], "readout": [U, U, U], "tolerance": m + 1, "prefixes": prefixes}
+
+
+def two_heads(m, alphabet="all"):
+    size = 1 << m if alphabet == "all" else len(alphabet)
+    head = {"phi": [[1]] * size, "psi": [[1]] * size, "readout": [[0] * size for _ in range(size)]}
+    return {"m": m, "lengths": [2], "alphabet": alphabet, "heads": [head, copy.deepcopy(head)],
+            "target": "min-ip", "tolerance": 5, "symmetry": "context"}
+
+
+def threshold(m, symmetry):
+    """Length 3, the selector g_2(u) = (1 - 3u)(1 - 3u/2) of the construction (exact)."""
+    return {"m": m, "length": 3, "coefficients": [1, "-9/2", "9/2"], "symmetry": symmetry}
+
+
+def readout_table():
+    """m = 1, length 2: psi = 1, P_q(h) = T read off h by a degree-1 table (T = <x, q> at the other token)."""
+    # tokens 0, 1; monomials (), (0,), (1,): P_0 = 0; P_1(h) = 1 - 2 h(0) is exact on (0,1), (1,1): T = 0 and 1
+    return {"m": 1, "length": 2, "psi": [1, 1], "monomials": [[], [0], [1]], "coefficients": [[0, 0, 0], [1, -2, 0]]}
+
+
+# ---------------------------------------------------------- honest heads
+
+
+def test_exhaustive_judgment_names_the_head_its_rank_and_sizes():
+    data = rank_one_tables(3)
+    head = digest({k: [[Fraction(v) for v in row] for row in data[k]] for k in ("phi", "psi", "readout")})
+    assert judged("exhaustive", data) == solves("kernel", head, 1, [3, 3], [1, 2], 0)
+    assert judged("exhaustive", data | {"symmetry": "none", "lengths": [2, 1]})["lengths"] == [1, 2]
+
+
+def test_score_statistic_at_ln4_covers_every_smaller_m_and_ln2_fails():
+    j = judged("score-statistic", softmax_scores(12, 4))
+    assert j["m"] == [1, 12] and j["rank"] == "any" and j["model"] == "score-statistic" and j["tolerance"] == HALF
+    rejected("score-statistic", softmax_scores(12, 2), "is not < 1/2")
+
+
+def test_counterexample_judgment_and_it_must_really_fail():
+    data = softmax_scores(2, 2)
+    data.pop("lengths")
+    j = judged("score-counterexample", data | {"sequence": [0b00, 0b11, 0b11]})
+    assert j == encode({"judgment": "fails", "model": "score-statistic", "head": judged("score-statistic", softmax_scores(2, 2) | {"tolerance": 5})["head"],
+                        "m": 2, "length": 3, "target": "min-ip", "tolerance": Fraction(1, 2)})
+    rejected("score-counterexample", data | {"sequence": [0b11, 0b11, 0b11]}, "not a counterexample")
+    rejected("score-counterexample", data | {"sequence": [0b00, 0b11, 0b11], "tolerance": 0}, "must be > 0")
+
+
+def test_positional_and_causal_models():
+    assert judged("rank-one-positional-witness", positional(2, False))["model"] == "kernel-positional"
+    j = judged("rank-one-positional-witness", positional(2, True))
+    assert j["model"] == "kernel-causal" and j["lengths"] == [1, 2, 3] and j["rank"] == 1 and j["m"] == [2, 2]
+
+
+def test_multi_head_model_counts_heads_and_names_the_alphabet():
+    j = judged("multi-head-exhaustive", two_heads(2))
+    assert j["model"] == "kernel-heads-2" and j["alphabet"] == "all" and j["tolerance"] == 5
+    tokens = ["00", "11"]
+    assert judged("multi-head-exhaustive", two_heads(2, tokens))["alphabet"] == digest(tokens)
+
+
+def test_threshold_polynomial_every_symmetry():
+    for symmetry, m_range in (("coordinates-and-context", [3, 3]), ("none", [3, 3]), ("scores", [1, 3])):
+        j = judged("threshold-polynomial", threshold(3, symmetry))
+        assert j["m"] == m_range and j["tolerance"] == 0 and j["lengths"] == [3] and j["model"] == "threshold-polynomial"
+
+
+def test_polynomial_readout_table_model_carries_the_degree():
+    j = judged("polynomial-readout-table", readout_table())
+    assert j["model"] == "polynomial-readout-1" and j["m"] == [1, 1] and j["tolerance"] == HALF
+
+
+# --------------------------------------------------------- broken heads
+
+
+def test_exhaustive_rejects_a_perturbed_readout_and_broken_symmetry():
+    data = rank_one_tables(3)
+    for q in range(8):  # invariant under the symmetry, so only evaluation can catch it
+        data["readout"][q][q] = C.encode(Fraction(data["readout"][q][q]) + Fraction(1, 4))
+    rejected("exhaustive", data, "error")
+    data = rank_one_tables(3)
+    data["readout"][1][0] = 99
+    rejected("exhaustive", data, "not invariant")
+
+
+def test_exhaustive_rejects_negative_features_and_zero_diagonal():
+    rejected("exhaustive", rank_one_tables(2) | {"phi": [[-1]] + [[1]] * 3}, "nonnegative")
+    rejected("exhaustive", rank_one_tables(2) | {"psi": [[0]] + [[1]] * 3}, "positive")
+
+
+@pytest.mark.parametrize("field, value, reason", [
+    ("lengths", [], "lengths"), ("lengths", [1, 1], "distinct"), ("lengths", [True], "integer"), ("lengths", "12", "list"),
+    ("tolerance", -1, ">= 0"), ("tolerance", 0.5, "tolerance"), ("tolerance", True, "tolerance"), ("tolerance", "1e9", "tolerance"),
+    ("m", True, "integer"), ("m", 0, "outside"), ("target", "max-ip", "target"), ("target", ["min-ip"], "target"),
+    ("symmetry", ["none"], "symmetry"), ("phi", [[1]] * 7, "rows"), ("readout", "table", "list"),
+])
+def test_exhaustive_type_validation(field, value, reason):
+    rejected("exhaustive", rank_one_tables(3) | {field: value}, reason)
+
+
+def test_other_kinds_validate_their_fields():
+    rejected("rank-one-positional-witness", positional(2, False) | {"prefixes": 1}, "true or false")
+    rejected("rank-one-positional-witness", positional(2, False) | {"readout": [[[0]]]}, "readout")
+    rejected("multi-head-exhaustive", two_heads(2) | {"heads": []}, "heads")
+    rejected("multi-head-exhaustive", two_heads(2) | {"heads": [{"phi": [[1]]}]}, "reads exactly")
+    rejected("multi-head-exhaustive", two_heads(2, ["00", "00"]), "distinct")
+    rejected("multi-head-exhaustive", two_heads(2) | {"alphabet": ["0"]}, "bit string")
+    rejected("score-statistic", softmax_scores(3, 4) | {"kappa": [1, 1, 1]}, "entries")
+    rejected("score-statistic", softmax_scores(3, 4) | {"kappa": [1, 1, 0, 1]}, "positive")
+    rejected("score-statistic", softmax_scores(3, 4) | {"value": [[0], [0, 1], [0, 1, 2], [0, 1]]}, "w\\+1")
+    rejected("threshold-polynomial", threshold(3, "scores") | {"coefficients": []}, "coefficients")
+    rejected("threshold-polynomial", threshold(3, "orbits"), "symmetry")
+    rejected("threshold-polynomial", threshold(3, "scores") | {"coefficients": [0, 1]}, "!= T|not exactly 0")
+    rejected("polynomial-readout-table", readout_table() | {"monomials": [[], [1], [0]]}, "error")
+    rejected("polynomial-readout-table", readout_table() | {"monomials": [[], [0], [0]]}, "twice")
+    rejected("polynomial-readout-table", readout_table() | {"psi": [1, 0]}, "positive")
+    rejected("polynomial-readout-table", readout_table() | {"monomials": [[], [0], [1, 0]]}, "in order")
+
+
+# ------------------------------------------------------------ forgeries
+
+
+def test_a_raised_tolerance_does_not_discharge_the_needed_one():
+    data = softmax_scores(12, 2) | {"tolerance": 5}  # base 2 fails 1/2, but "error < 5" is true
+    j = judged("score-statistic", data)
+    needed = j | {"tolerance": HALF}
+    assert not discharges(j, needed)
+    assert discharges(judged("score-statistic", softmax_scores(12, 4)), needed | {"head": "any"})
+
+
+def test_vacuous_lengths_are_rejected_and_missing_lengths_do_not_discharge():
+    rejected("exhaustive", rank_one_tables(3, lengths=()), "lengths")
+    j = judged("exhaustive", rank_one_tables(3, lengths=(1,)))
+    assert not discharges(j, j | {"lengths": [1, 2]})
+
+
+def test_another_table_gives_another_head():
+    ln4 = judged("score-statistic", softmax_scores(6, 4))
+    shifted = softmax_scores(6, 4)
+    shifted["value"][6][0] = "1/4"  # a readout the softmax head does not have, still within 1/2
+    forged = judged("score-statistic", shifted)
+    assert forged["head"] != ln4["head"] and not discharges(forged, ln4)
+    flat = judged("score-statistic", softmax_scores(6, 4) | {"value": [0, 1, 2, 3, 4, 5, 6]})
+    assert flat["head"] != ln4["head"]  # the digest keeps the table's shape
+
+
+def test_m_swapped_does_not_discharge():
+    j = judged("exhaustive", rank_one_tables(2))
+    at3 = judged("exhaustive", rank_one_tables(3))
+    assert not discharges(j, at3 | {"head": "any"}) and discharges(at3, at3 | {"head": "any"})
+    small = judged("score-statistic", softmax_scores(4, 4))
+    assert not discharges(small, small | {"m": [1, 5]}) and discharges(small, small | {"m": [2, 3]})
+    fails = judged("score-counterexample", {k: v for k, v in softmax_scores(2, 2).items() if k != "lengths"} | {"sequence": [0, 3, 3]})
+    assert not discharges(fails, fails | {"m": [3, None]}) and discharges(fails, fails | {"m": [1, None]})
+
+
+def test_kind_swap_positional_is_not_a_kernel_head():
+    j = judged("rank-one-positional-witness", positional(2, False))
+    assert not discharges(j, j | {"model": "kernel"})
+    causal = judged("rank-one-positional-witness", positional(2, True))
+    assert discharges(causal, causal | {"lengths": [3]}) and not discharges(causal, causal | {"model": "kernel-positional"})
+
+
+def test_multi_head_forgeries_a_smaller_alphabet_or_another_head_count():
+    full = judged("multi-head-exhaustive", two_heads(2))
+    subset = judged("multi-head-exhaustive", two_heads(2, ["00", "11"]))
+    assert not discharges(subset, full) and discharges(full, full | {"head": "any"})
+    one = two_heads(2)
+    one["heads"] = one["heads"][:1]
+    assert not discharges(judged("multi-head-exhaustive", one), full | {"head": "any"})
+
+
+def test_threshold_forgeries_orbits_are_not_every_m_and_another_g_is_another_head():
+    orbits, scores = judged("threshold-polynomial", threshold(3, "coordinates-and-context")), judged("threshold-polynomial", threshold(3, "scores"))
+    assert discharges(scores, orbits) and not discharges(orbits, scores)
+    g1 = judged("threshold-polynomial", {"m": 3, "length": 2, "coefficients": [1, -2], "symmetry": "scores"})
+    assert g1["head"] != scores["head"] and not discharges(g1, scores | {"lengths": [2]})
+
+
+def test_readout_table_forgeries_degree_and_weights():
+    j = judged("polynomial-readout-table", readout_table())
+    assert not discharges(j, j | {"model": "polynomial-readout-2"})  # degree 1 is its own model
+    other = judged("polynomial-readout-table", readout_table() | {"psi": [1, 2], "coefficients": [[0, 0, 0], [1, -2, 0]]})
+    assert other["head"] != j["head"] and not discharges(other, j)
+    assert discharges(j, j | {"head": "any", "m": [1, 1]}) and not discharges(j, j | {"m": [1, 2]})
+
+
+# ---------------------------------------------------------------- work
+
+
+@pytest.mark.parametrize("kind, data", [
+    ("score-statistic", softmax_scores(2000, 4, lengths=(8,)) | {"value": list(range(2001))}),
+    ("threshold-polynomial", {"m": 1000, "length": 6, "coefficients": [0, 1], "symmetry": "scores"}),
+    ("threshold-polynomial", {"m": 64, "length": 6, "coefficients": [0, 1], "symmetry": "coordinates-and-context"}),
+    ("exhaustive", {"m": 12, "lengths": [6], "phi": [[1]], "psi": [], "readout": [], "target": "min-ip", "tolerance": 0, "symmetry": "none"}),
+    ("multi-head-exhaustive", two_heads(8) | {"lengths": [6], "symmetry": "none"}),
+    ("polynomial-readout-table", {"m": 5, "length": 6, "psi": [1] * 32, "monomials": [[0] * 6], "coefficients": [[1]] * 32}),
+])
+def test_oversized_requests_are_refused_before_any_work(kind, data):
+    start = time.monotonic()
+    with pytest.raises(Refused, match="operations"):
+        check(envelope(kind, data))
+    assert time.monotonic() - start < 5
+
+
+def test_threshold_at_m_1000_asks_for_about_1e15():
+    with pytest.raises(Refused, match=r"e\+1[56]"):
+        check(envelope("threshold-polynomial", {"m": 1000, "length": 6, "coefficients": [0, 1], "symmetry": "scores"}))
+
+
+@pytest.mark.parametrize("kind, data", [
+    ("exhaustive", {"m": "3", "lengths": [1], "phi": 0, "psi": 0, "readout": 0, "target": 0, "tolerance": 0, "symmetry": 0}),
+    ("multi-head-exhaustive", two_heads(2) | {"heads": "xx"}),
+    ("score-statistic", softmax_scores(3, 4) | {"lengths": None}),
+    ("score-counterexample", {"m": 2, "sequence": {}, "kappa": [1, 1, 1], "value": [0, 1, 2], "target": "min-ip", "tolerance": 1}),
+    ("rank-one-positional-witness", positional(2, False) | {"psi": {"a": 1}}),
+    ("polynomial-readout-table", readout_table() | {"monomials": [None]}),
+    ("threshold-polynomial", {"m": 3, "length": 3, "coefficients": {}, "symmetry": 5}),
+])
+def test_hostile_types_are_rejected_with_a_reason(kind, data):
+    with pytest.raises(CertificateError):
+        check(envelope(kind, data))
