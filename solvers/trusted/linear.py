@@ -93,9 +93,10 @@ def _work_readout(data) -> int:
 
 @kind("readout-infeasible", "m", "query", "weights", "sequences", "multipliers", "tolerance", work=_work_readout)
 def _readout_infeasible(data: dict):
-    """Judgment ``no-readout{m, row, target, tolerance}``: for ONE fixed kernel row
+    """Judgment ``no-readout{m, row, lengths, target, tolerance}``: for ONE fixed kernel row
     ``row = digest({"query": q, "weights": {x: K[q,x]}})`` (bit strings, K > 0), no readout
-    values ``U[q,x]`` give error < tolerance on every listed sequence (query last).  Rows
+    values ``U[q,x]`` give error < tolerance on every listed sequence (query last), all of
+    which have a length in ``lengths`` (sorted, distinct).  Rows
     ``sum_j K_j U_j > (T - tol) sum_j K_j`` and ``-sum_j K_j U_j > -(T + tol) sum_j K_j``,
     multipliers ``[y_lo, y_hi]`` per sequence.  ``tolerance > 0`` is required: at
     ``tol <= 0`` the two rows of one sequence contradict each other by themselves."""
@@ -122,7 +123,8 @@ def _readout_infeasible(data: dict):
         ys += [_multiplier(y) for y in _entry(pair, 2, "multiplier is a pair [y_lo, y_hi]")]
     _motzkin_refutes(rows, ys, f"readout rows of query {data['query']}")
     row = digest({"query": data["query"], "weights": {x: rational(k) for x, k in data["weights"].items()}})
-    judgment = {"judgment": "no-readout", "m": m, "row": row, "target": TARGET, "tolerance": tolerance}
+    lengths = sorted({len(s) for s in sequences})
+    judgment = {"judgment": "no-readout", "m": m, "row": row, "lengths": lengths, "target": TARGET, "tolerance": tolerance}
     return judgment, f"no readout has error < {tolerance} on {len(sequences)} sequences for the fixed kernel row of q={data['query']} (m={m}, row {row[:19]})"
 
 

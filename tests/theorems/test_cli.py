@@ -21,7 +21,9 @@ def test_check_writes_outcomes_and_certificates_that_verify(tmp_path, capsys):
         assert r["status"] == r["expected"] == "verified"
         assert r["certificates"] and all(os.path.exists(p) for p in r["certificates"])
     assert main(["verify", str(out)]) == 0
-    assert "0 rejected" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "stage 1: the trusted checker" in text and "REJECTED" not in text
+    assert "2 of 2 outcome(s) stand" in text
 
 
 def test_verify_names_a_tampered_certificate(tmp_path, capsys):
@@ -35,7 +37,7 @@ def test_verify_names_a_tampered_certificate(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", str(out)]) == 1
     text = capsys.readouterr().out
-    assert f"REJECTED  {path}" in text and "1 rejected" in text
+    assert f"REJECTED  {path}" in text and "DOES NOT STAND" in text and "0 of 1 outcome(s) stand" in text
 
 
 def test_unexpected_outcome_exits_1(tmp_path):

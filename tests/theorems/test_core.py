@@ -45,10 +45,36 @@ class _Slow(core.Claim):
 
         return core.Statement(hypotheses=(), conclusion=(sympy.Symbol("P"), "nothing in particular"))
 
+    def obligations(self, point):
+        return core.Obligations()
+
     def run(self, point, ev):
         ev.certify  # the budget runs out before anything is certified
         while True:
             ev.poll()
+
+
+class _Rank(core.Claim):
+    """A toy claim: rank [[1, 2], [3, 4]] >= 2, with a witness that can be broken."""
+
+    id = "test.rank"
+    paper = "2608.28150"
+    parameters = ()
+    MATRIX = [[1, 2], [3, 4]]
+
+    def statement(self):
+        import sympy
+
+        return core.Statement(hypotheses=(), conclusion=(sympy.Symbol("R"), "the matrix has rank 2"))
+
+    def obligations(self, point):
+        from solvers.trusted.core import digest
+
+        return core.Obligations(verify=(core.obligation("rank >= 2", "rank-at-least", matrix=digest(self.MATRIX),
+                                                        rows=2, cols=2, bound=2),), reach="all")
+
+    def run(self, point, ev, matrix=None, prime=101):
+        ev.certify("rank-lower", {"matrix": matrix or self.MATRIX, "rows": [0, 1], "cols": [0, 1], "prime": prime})
 
 
 def test_an_exhausted_budget_is_unknown_never_verified():
@@ -89,7 +115,7 @@ def test_an_undecided_solver_answer_is_unknown_not_refuted():
     assert ev.outcome(0.0).status == "unknown"
     ev = core.Evidence(_Slow(), {}, core.Budget(None))
     assert not ev.settle(lp.Feasible([]), lp.Infeasible, "not refuted")
-    assert ev.outcome(0.0).status == "refuted"
+    assert ev.outcome(0.0).status == "unknown"  # a failure without a certified refutation proves nothing
     assert core.Evidence(_Slow(), {}, core.Budget(None)).settle(lp.Infeasible({}), lp.Infeasible, "x")
 
 
@@ -100,3 +126,30 @@ def test_a_statement_that_collapsed_to_true_is_refused():
     with pytest.raises(ValueError, match="evaluate=False"):
         core.Statement(hypotheses=((sympy.Contains(m, sympy.Naturals), "m >= 1"),), conclusion=(sympy.Symbol("P"), "P"))
     core.Statement(hypotheses=((sympy.Contains(m, sympy.Naturals, evaluate=False), "m >= 1"),), conclusion=(sympy.Symbol("P"), "P"))
+
+
+def test_the_verdict_follows_the_discharged_obligations():
+    claim = _Rank()
+    ev = core.Evidence(claim, {}, core.Budget(None))
+    claim.run({}, ev)
+    out = ev.outcome(0.0)
+    assert out.status == "verified" and out.to_json()["rung"] == "proved for every parameter"
+    assert out.obligations["verify"][0]["judgment"]["bound"] == 2
+    # a certificate about another matrix is accepted but discharges nothing
+    ev = core.Evidence(claim, {}, core.Budget(None))
+    claim.run({}, ev, matrix=[[1, 0], [0, 1]])
+    assert len(ev.certificates) == 1 and ev.outcome(0.0).status == "unknown"
+    assert "not discharged" in ev.outcome(0.0).message
+    # a certificate the checker rejects is a failure, never a verdict
+    ev = core.Evidence(claim, {}, core.Budget(None))
+    claim.run({}, ev, prime=100)
+    assert ev.outcome(0.0).status == "unknown" and "not established" in ev.outcome(0.0).message
+
+
+def test_the_statement_hash_covers_the_obligations_function():
+    class Other(_Rank):
+        def obligations(self, point):
+            return core.Obligations(reach="all")
+
+    assert Other().statement_hash() != _Rank().statement_hash()
+    assert Other().statement().render() == _Rank().statement().render()

@@ -146,7 +146,7 @@ class SoftmaxThreeTokens(Claim):
             row = readout_row(n)
             verify.append(obligation(
                 f"length {n}: with K[11,00] = 1 and K[11,11] = {row['weights']['11']} no readout values give error < 1/2 "
-                f"(so any readout needs e^(-2 beta) < {row['weights']['11']})", "no-readout", m=2, row=digest(row), **task))
+                f"(so any readout needs e^(-2 beta) < {row['weights']['11']})", "no-readout", m=2, row=digest(row), lengths=[n], **task))
         refute = (obligation(f"the softmax head at beta = ln {base} errs by >= 1/2 on a sequence of length 3 over {{0,1}}^{m}",
                              "fails", model="score-statistic", head=head, m=[1, m], length=3, **task),)
         return Obligations(verify=tuple(verify), refute=refute, reach=f"m <= {m} at beta = ln {base}, length 3")

@@ -96,7 +96,8 @@ EXTRAPOLATION = {"m": 4, "degree": 1, "query": 0b1100, "other": 0b0011, "lambda"
 def test_readout_infeasible_judgment_names_the_row():
     accepted = run("readout-infeasible", readout_data())
     row = digest({"query": "11", "weights": {"00": Fraction(1), "11": Fraction(3, 7)}})
-    assert accepted.judgment == {"judgment": "no-readout", "m": 2, "row": row, "target": "min-ip", "tolerance": HALF}
+    assert accepted.judgment == {"judgment": "no-readout", "m": 2, "row": row, "lengths": [4],
+                                 "target": "min-ip", "tolerance": HALF}
     other_row = digest({"query": "11", "weights": {"00": Fraction(1), "11": Fraction(3, 8)}})
     assert not discharges(accepted.judgment, accepted.judgment | {"row": other_row})
     assert discharges(accepted.judgment, accepted.judgment | {"tolerance": "1/3"})  # tolerance at least
@@ -255,3 +256,10 @@ def test_motzkin_checker_needs_a_strict_row():
         linear._motzkin_refutes(weak, [Fraction(1), Fraction(1)], "test")
     strict = [({"x": Fraction(1)}, ">", Fraction(0)), ({"x": Fraction(-1)}, ">=", Fraction(0))]
     linear._motzkin_refutes(strict, [Fraction(1), Fraction(1)], "test")
+
+
+def test_a_no_readout_judgment_names_its_lengths():
+    """A certificate about length-5 sequences of the same row cannot discharge a length-4 obligation."""
+    judgment = run("readout-infeasible", readout_data()).judgment
+    assert discharges(judgment, judgment)
+    assert not discharges(judgment, judgment | {"lengths": [5]})
