@@ -175,9 +175,14 @@ def cmd_verify(args) -> int:
         point = ",".join(f"{k}={v}" for k, v in sorted(out.parameters.items())) if isinstance(out.parameters, dict) else "?"
         verdict = "stands" if out.ok else "DOES NOT STAND"
         print(f"\n{out.claim or out.path} [{point or 'default'}]: {out.status} {verdict}")
-        for ob in out.obligations:
-            mark = f"discharged by {ob['by']}" if ob["by"] else ("missing" if ob["side"] == "verify" else "not discharged")
+        # the obligations the status rests on: verify for verified, the discharged refutations for refuted
+        relevant = {"verified": "verify", "refuted": "refute"}.get(out.status)
+        shown = [ob for ob in out.obligations if relevant is None or (ob["side"] == relevant and (ob["by"] or relevant == "verify"))]
+        for ob in shown:
+            mark = f"discharged by {ob['by']}" if ob["by"] else "MISSING" if relevant else "not discharged"
             print(f"  {ob['side']:<7} {ob['words']}  -- {mark}")
+        if len(shown) < len(out.obligations):
+            print(f"  ({len(out.obligations) - len(shown)} other obligation(s) of the claim are not needed for this status)")
         if not out.checked:
             print(f"  REJECTED by the checker: {out.reason}")
         print(f"  binding (stage 2): {out.binding}")
