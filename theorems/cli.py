@@ -237,7 +237,6 @@ def cmd_list(args) -> int:
             "paper": c.paper,
             "title": c.title,
             "expected": c.expected,
-            "established": c.established,
             "uses": list(c.uses),
             "parameters": {p.name: {"default": certificates.encode(p.default), "allowed": p.allowed(), "doc": p.doc} for p in c.parameters},
         }
@@ -248,7 +247,7 @@ def cmd_list(args) -> int:
     else:
         for r in rows:
             params = ", ".join(f"{k}={v['default']}" for k, v in r["parameters"].items())
-            print(f"{r['claim']:<44} {r['expected']:<9} {r['established']:<9} arXiv:{r['paper']}  {r['title']}  [{params}]")
+            print(f"{r['claim']:<44} {r['expected']:<9} arXiv:{r['paper']}  {r['title']}  [{params}]")
     return 0
 
 
@@ -344,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ParameterError, Refused) as exc:
         print(f"attnproof: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`attnproof list | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -391,7 +391,7 @@ class Claim:
     sentence: str = ""
     title: str = ""
     expected: str = "verified"
-    established: str = "verified"  # a key of LADDER
+    established: str = "verified"  # "verified", "refuted" or "open": the kind of claim; the rung a run earns comes from its obligations
     parameters: tuple[Parameter, ...] = ()
     uses: tuple[str, ...] = ()
 

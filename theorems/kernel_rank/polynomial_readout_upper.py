@@ -122,7 +122,7 @@ class PolynomialReadoutUpper(Claim):
     sentence = POLYNOMIAL
     title = "Degree-D polynomial readout: rank one solves exact length D+1"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     uses = ()
     parameters = (
         Parameter("m_D1", 16, 1, 40, "token bits for the orbit-exhaustive check at D = 1 (length 2)"),

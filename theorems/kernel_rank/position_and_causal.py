@@ -86,7 +86,7 @@ class PositionAndCausal(Claim):
     sentence = POSITIONS
     title = "Positions do not move the rank-one threshold (m = 4)"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma")
     parameters = (
         Parameter("n_feasible", 4, 3, 4, "positional witnesses for m <= 3 at every exact length 3..n_feasible"),

@@ -47,7 +47,7 @@ class RankOneShort(Claim):
     sentence = LENGTH_TWO
     title = "Rank one solves lengths one and two exactly"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     parameters = (
         Parameter("m", 7, 1, 10, "token bits for the exhaustive check of the head built from tables"),
         Parameter("m_statistic", 400, 1, 20000, "token bits for the score-statistic check"),

@@ -55,7 +55,7 @@ class RestrictionLemma(Claim):
     sentence = THREE_TOKENS
     title = "Restriction lemma: certificates lift along trailing zeros"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     parameters = (Parameter("m_max", 12, 4, 64, "re-check the padded m = 4 certificate at every m' up to this"),)
 
     def statement(self) -> Statement:

@@ -64,7 +64,7 @@ class RowLemma(Claim):
     sentence = THREE_TOKENS
     title = "Row lemma: K[q,z] > K[q,q] when <z,q> <= |q| - 2"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     parameters = (Parameter("w_max", 10, 2, 40, "exact certificates for every |q| = w <= w_max and <z,q> <= w - 2"),)
 
     def statement(self) -> Statement:

@@ -84,7 +84,7 @@ class SoftmaxThreeTokens(Claim):
     sentence = SOFTMAX
     title = "Dense softmax solves three-token Min-IP at a temperature constant in m"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     uses = ("kernel_rank.rank_one_short",)
     parameters = (
         Parameter("m", 200, 1, 3000, "token bits for the score-statistic check at length 3 (covers every m' <= m)"),

@@ -59,7 +59,7 @@ class ThreeTokenLowerBound(Claim):
     sentence = THREE_TOKENS
     title = "Rank one solves exact length 3 iff m <= 3"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     uses = ("kernel_rank.restriction_lemma", "kernel_rank.row_lemma")
     parameters = (
         Parameter("m_feasible", 3, 1, 3, "rank one is solved with an exact witness for every m up to this"),

@@ -81,7 +81,7 @@ class Duality(Claim):
     sentence = APPROXIMATION_RANK
     title = "S1: max row l1 norm = sup over bounded values of the output error"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     parameters = (
         Parameter("n_vertices", 8, 1, 14, "largest N checked on every vertex of [-1,1]^N"),
         Parameter("samples", 6, 1, 200, "random rational matrices per size"),

@@ -171,7 +171,7 @@ class ResidualError(Claim):
     sentence = RESIDUAL
     title = "S6: residual bound 2 tanh(delta/2) (sharp), r_tau and the rank inequality"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     uses = ("softmax_rank.row_scalar_quotient",)  # rowsoftmax(L) = rowsoftmax(LP)
     parameters = (
         Parameter("n", 10, 2, 60, "queries of the explicit instance"),

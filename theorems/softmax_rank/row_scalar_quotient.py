@@ -156,7 +156,7 @@ class RowScalarQuotient(Claim):
     sentence = VISIBLE_DIMENSION
     title = "S4: rowsoftmax(L + c1^T) = rowsoftmax(L); visible dimension rank(LP); key bias invisible, query bias visible"
     expected = "verified"
-    established = "proved"
+    established = "verified"
     parameters = (
         Parameter("n", 6, 2, 60, "queries"),
         Parameter("N", 7, 2, 60, "keys"),
