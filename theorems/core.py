@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import re
 import pkgutil
 import sys
 import time
@@ -45,6 +46,9 @@ PAPERS = {
     "2608.11427": "Three Tokens Force Exponential Feature Rank in Nonnegative Kernel Attention",
     "2608.28150": "The Approximation Rank of Softmax Attention",
 }
+
+
+_RATIONAL_TEXT = re.compile(r"-?[0-9]{1,40}(/[0-9]{1,40}|\.[0-9]{1,40})?")
 
 
 class ParameterError(ValueError):
@@ -83,14 +87,18 @@ class Parameter:
             else:
                 if isinstance(value, float):
                     raise ValueError
-                parsed = Fraction(value.strip() if isinstance(value, str) else value)
+                # p/q or a plain decimal, bounded: never an exponent (Fraction("1e1000000000") computes 10^(10^9))
+                text = value.strip() if isinstance(value, str) else str(value)
+                if not _RATIONAL_TEXT.fullmatch(text):
+                    raise ValueError
+                parsed = Fraction(text)
         except (ValueError, TypeError, ZeroDivisionError):
             raise ParameterError(
-                f"parameter {self.name}{where} must be {self.allowed()}, got {value!r}"
+                f"parameter {self.name}{where} must be {self.allowed()}, got {str(value)[:40]!r}"
             ) from None
         if not (self.low <= parsed <= self.high):
             raise ParameterError(
-                f"parameter {self.name}{where} must be {self.allowed()}, got {value!r}"
+                f"parameter {self.name}{where} must be {self.allowed()}, got {str(value)[:40]!r}"
             )
         return parsed
 

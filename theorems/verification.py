@@ -7,11 +7,15 @@ Two stages, in this order:
    path: no claim, solver, plugin, sympy, numpy, scipy or z3 is imported
    before it has checked every certificate and discharged every outcome's
    recorded obligations.  Nothing a plugin does at import can change that.
-2. **Binding** (this process, after): each outcome's claim must be
-   installed, its statement hash must be the installed claim's, its
-   parameters must be a valid point of the claim, and the obligations it
-   records must be exactly those the installed claim computes at that point.
-   So an edited obligation, parameter or tolerance in an outcome file is caught.
+2. **Binding**, after, in a second process (so that the claims and plugins
+   it imports never share a process with what stage 1 said): each outcome's
+   claim must be installed, its statement hash must be the installed
+   claim's, its parameters a valid point of the claim (whose cost estimate
+   is within ``BIND_BUDGET``), an open conjecture is never ``verified``, and
+   the obligations it records must be exactly those the installed claim
+   computes at that point.  So an edited obligation, parameter or tolerance
+   in an outcome file is caught.  This stage trusts the installed claim
+   code, as a reader trusts a claim's statement and obligations.
 
 An outcome stands when both stages accept it.
 """
@@ -97,52 +101,88 @@ def run_checker(paths: list[str], max_work: int = MAX_WORK) -> Verification:
     return result
 
 
-def bind(check: OutcomeCheck) -> None:
-    """Stage 2: the outcome's statement, point and obligations are the installed claim's own."""
+BIND_BUDGET = 600.0  # seconds of a claim's own cost estimate at which binding a point is refused
+
+
+def bind(path: str, claim_id: str) -> tuple[bool, str]:
+    """Stage 2 for one outcome file: its statement, point and obligations are the installed claim's own."""
     from solvers.trusted import parse
     from solvers.trusted.core import encode
     from theorems.core import ParameterError, registry
 
     try:
-        record = parse.load(check.path, floats=True)
+        record = parse.load(path, floats=True)
     except parse.Refused as exc:
-        check.binding = f"cannot read the outcome again: {exc}"
-        return
+        return False, f"cannot read the outcome again: {exc}"
     if not isinstance(record, dict):
-        check.binding = "not an outcome record"
-        return
-    claim = registry().get(check.claim)
+        return False, "not an outcome record"
+    try:
+        claim = registry().get(claim_id)
+    except Exception as exc:  # a broken plugin: the installed claims cannot be loaded
+        return False, f"the installed claims cannot be loaded: {type(exc).__name__}: {str(exc)[:160]}"
     if claim is None:
-        check.binding = f"no installed claim {check.claim[:80]!r}"
-        return
+        return False, f"no installed claim {claim_id[:80]!r}"
     if record.get("statement") != claim.statement_hash():
-        check.binding = f"statement hash differs from the installed {claim.id}: the outcome is about another statement"
-        return
+        return False, f"statement hash differs from the installed {claim.id}: the outcome is about another statement"
     try:
         point = claim.point(record.get("parameters") or {})
     except (ParameterError, TypeError, AttributeError) as exc:
-        check.binding = f"parameters are not a point of {claim.id}: {str(exc)[:200]}"
-        return
+        return False, f"parameters are not a point of {claim.id}: {str(exc)[:200]}"
     if encode(point) != record.get("parameters"):
-        check.binding = "parameters are not written as the claim reads them"
-        return
+        return False, "parameters are not written as the claim reads them"
+    if claim.established == "open" and record.get("status") == "verified":
+        return False, f"{claim.id} is an open conjecture: a check reports it unknown, never verified"
     try:
+        estimate = claim.cost(point)
+        if estimate > BIND_BUDGET:
+            return False, f"refused: {claim.id} at this point is estimated at {estimate:.0f} s, above {BIND_BUDGET:.0f} s"
         expected = claim.obligations(point).to_json()
     except Exception as exc:  # a claim's own code failing is a failed binding, never a traceback
-        check.binding = f"{claim.id} could not state its obligations: {type(exc).__name__}: {str(exc)[:120]}"
-        return
+        return False, f"{claim.id} could not state its obligations: {type(exc).__name__}: {str(exc)[:120]}"
     if expected != record.get("obligations"):
-        check.binding = f"the obligations recorded differ from those {claim.id} states at this point"
+        return False, f"the obligations recorded differ from those {claim.id} states at this point"
+    return True, "statement, point and obligations are the installed claim's"
+
+
+def run_binding(checks: list[OutcomeCheck]) -> None:
+    """Stage 2 in a process of its own: the claims and plugins it imports never share a process
+    with what stage 1 said (so none can alter how that is reported)."""
+    todo = [c for c in checks if c.claim]
+    for c in checks:
+        if not c.claim:
+            c.binding = "no claim named"
+    if not todo:
         return
-    check.bound, check.binding = True, "statement, point and obligations are the installed claim's"
+    request = json.dumps([[c.path, c.claim] for c in todo])
+    done = subprocess.run([sys.executable, "-m", "theorems.verification"], input=request, capture_output=True, text=True)
+    answers = {}
+    for line in done.stdout.splitlines():
+        try:
+            path, bound, why = json.loads(line)
+            answers[path] = (bound is True, str(why))
+        except (ValueError, TypeError):
+            continue
+    for c in todo:
+        c.bound, c.binding = answers.get(c.path, (False, f"the binding process gave no answer (exit {done.returncode})"))
 
 
 def verify(paths: list[str], max_work: int = MAX_WORK) -> Verification:
-    """Both stages over ``paths``."""
+    """Both stages over ``paths``, each in its own process."""
     result = run_checker(paths, max_work)
-    for check in result.outcomes:
-        if check.claim:
-            bind(check)
-        else:
-            check.binding = "no claim named"
+    run_binding(result.outcomes)
     return result
+
+
+def _binding_main() -> int:
+    """``python -m theorems.verification``: read ``[[path, claim], ...]`` on stdin, answer one JSON line each."""
+    for path, claim in json.loads(sys.stdin.read()):
+        try:
+            answer = bind(path, claim)
+        except Exception as exc:  # never a traceback: a failed binding
+            answer = (False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}")
+        print(json.dumps([path, *answer]), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_binding_main())

@@ -80,6 +80,9 @@ def main(argv: list[str]) -> int:
             line = verdict(path, record, results)
         except Refused as exc:
             line = {"type": "outcome", "path": path, "ok": False, "reason": f"REFUSED: {exc}", "obligations": []}
+        except (MemoryError, Exception) as exc:  # a malformed record never ends the run
+            line = {"type": "outcome", "path": path, "ok": False, "obligations": [],
+                    "reason": f"REFUSED: the checker failed on this record ({type(exc).__name__})"}
         ok &= line["ok"]
         print(json.dumps(line, sort_keys=True), flush=True)
     # python-flint's Cython runtime registers "cython_runtime" and "_cython_*" modules of its own

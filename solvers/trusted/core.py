@@ -217,19 +217,46 @@ class Accepted(NamedTuple):
     summary: str  # the same in one line of words
 
 
-def kind(name: str, *fields: str, work):
+def kind(name: str, *fields: str, work, digits: bool = True):
     """Register the checker of kind ``name``, reading exactly ``fields``.
 
     ``work(data)`` estimates the elementary exact operations the data asks
     for, from sizes alone, before anything is computed; the checker returns
-    ``(judgment, summary)``.
+    ``(judgment, summary)``.  With ``digits`` (kinds whose estimate counts
+    entries, not digits) the core scales the estimate by the size of the
+    numbers, see :func:`number_size`.
     """
 
     def register(function):
-        KINDS[name] = (fields, work, function)
+        KINDS[name] = (fields, (lambda data: work(data) * _size_factor(data)) if digits else work, function)
         return function
 
     return register
+
+
+def number_size(data, cap: int = 10**5) -> int:
+    """Digits of the largest number exact arithmetic on ``data`` can build: the longest numerator,
+    or the least common denominator of every ``p/q`` (sums of fractions grow to it), at most ``cap``."""
+    longest, common, stack = 1, 1, [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and _RATIONAL.fullmatch(item):
+            p, _, q = item.partition("/")
+            longest = max(longest, len(p))
+            if q and int(q) > 0 and common.bit_length() < 4 * cap:
+                common = math.lcm(common, int(q))
+        elif isinstance(item, int) and not isinstance(item, bool):
+            longest = max(longest, item.bit_length() // 3 + 1)
+    return min(cap, max(longest, common.bit_length() * 3 // 10 + 1))
+
+
+def _size_factor(data) -> int:
+    """1 for numbers of up to 100 digits; quadratic beyond (a product of two d-digit numbers)."""
+    return max(1, number_size(data) // 100) ** 2
 
 
 def envelope(cert) -> None:

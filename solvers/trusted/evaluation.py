@@ -19,6 +19,7 @@ from solvers.trusted.core import (
 )
 
 TARGET = "min-ip"
+HALF = Fraction(1, 2)
 
 
 def _short(value) -> str:
@@ -31,8 +32,13 @@ def _choice(raw, options: tuple, name: str) -> str:
 
 
 def _tolerance(raw, positive: bool = False) -> Fraction:
+    """A "solves" tolerance lies in [0, 1/2]: above 1/2 an output no longer names its integer
+    target, so "solves with error < 5" would be a vacuous line (a counterexample's, in (0, oo))."""
     t = rational(raw, "tolerance")
-    require(t > 0 if positive else t >= 0, f"tolerance {t} must be {'> 0' if positive else '>= 0'}")
+    if positive:
+        require(t > 0, f"tolerance {t} must be > 0")
+    else:
+        require(0 <= t <= HALF, f"tolerance {t} must lie in [0, 1/2]: above 1/2 an error bound does not solve Min-IP")
     return t
 
 

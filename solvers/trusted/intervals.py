@@ -195,7 +195,7 @@ def _lower_work(data: dict) -> int:
     return _sphere_work(data) + rows * max(width, dim) + len(PRECISIONS) * _len(data["rows"]) * width * (dim + 2)
 
 
-@kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups", work=_lower_work)
+@kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups", work=_lower_work, digits=False)
 def _approx_rank_lower(data: dict):
     """``rank_eps(A) >= |R|``: rows R with disjoint column groups, each margin > eps (arb).
 
@@ -211,7 +211,7 @@ def _approx_rank_lower(data: dict):
     return _grouped_lower(data)
 
 
-@kind("approx-rank-lower-points", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=_lower_work)
+@kind("approx-rank-lower-points", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=_lower_work, digits=False)
 def _approx_rank_lower_points(data: dict):
     """As ``approx-rank-lower`` for ``L = beta X X^T`` (the rows of R enclosed in arb from X, beta)."""
     return _grouped_lower(data)
@@ -256,14 +256,14 @@ def _upper_work(data: dict) -> int:
     return _sphere_work(data) + len(PRECISIONS) * rows * width * (k + dim + 2)
 
 
-@kind("approx-rank-upper", "logits", "multiplicities", "epsilon", "left", "right", work=_upper_work)
+@kind("approx-rank-upper", "logits", "multiplicities", "epsilon", "left", "right", work=_upper_work, digits=False)
 def _approx_rank_upper(data: dict):
     """``rank_eps(A) <= k``: an explicit ``B = F G`` (F: n x k, G: k x N, rational) with every
     row error ``||A_i - B_i||_1 < eps`` certainly (B and A enclosed in arb)."""
     return _explicit_upper(data)
 
 
-@kind("approx-rank-upper-points", "points", "beta", "multiplicities", "epsilon", "left", "right", work=_upper_work)
+@kind("approx-rank-upper-points", "points", "beta", "multiplicities", "epsilon", "left", "right", work=_upper_work, digits=False)
 def _approx_rank_upper_points(data: dict):
     """As ``approx-rank-upper`` for ``L = beta X X^T`` (logits enclosed in arb from X and beta)."""
     return _explicit_upper(data)

@@ -52,18 +52,21 @@ def _constant(text: str):
 
 
 def _depth(value) -> int:
-    """Nesting depth, computed without recursion."""
-    deepest, stack = 0, [(value, 1)]
+    """Nesting depth, computed without recursion; memory grows with the depth, not the size."""
+    deepest, stack = 1, [iter([value])]
     while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if depth > MAX_DEPTH:
-            break
-        if isinstance(item, dict):
-            stack += [(v, depth + 1) for v in item.values()]
-        elif isinstance(item, list):
-            stack += [(v, depth + 1) for v in item]
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+        elif isinstance(item, (dict, list)):
+            stack.append(iter(item.values() if isinstance(item, dict) else item))
+            deepest = max(deepest, len(stack) if item else len(stack) - 1)  # the level of its elements
+            if deepest > MAX_DEPTH:
+                break
     return deepest
+
+
+_END = object()
 
 
 def _timing(text: str) -> str:

@@ -87,7 +87,7 @@ def _lower_work(data: dict) -> int:
     return _size(data["matrix"]) + k * k * _op((k + 1) * d) + k**3
 
 
-@kind("rank-lower", "matrix", "rows", "cols", "prime", work=_lower_work)
+@kind("rank-lower", "matrix", "rows", "cols", "prime", work=_lower_work, digits=False)
 def _rank_lower(data: dict):
     """``rank A >= k``: the k x k minor on ``rows`` x ``cols`` is nonsingular modulo a prime p < 2^62.
 
@@ -116,7 +116,7 @@ def _upper_work(data: dict) -> int:
     return _size(data["matrix"]) * k * _op((k + 1) * d)
 
 
-@kind("rank-upper", "matrix", "left", "right", work=_upper_work)
+@kind("rank-upper", "matrix", "left", "right", work=_upper_work, digits=False)
 def _rank_upper(data: dict):
     """``rank A <= k``: an exact factorisation ``A = F G``, F: rows x k, G: k x cols."""
     A = matrix(data["matrix"], "matrix")
@@ -138,7 +138,7 @@ def _spectrum_work(data: dict) -> int:
     return n * N * _op(e) + small**3 * (small + e) * (1 + e // 200) // 16
 
 
-@kind("visible-dimension", "logits", "tau", "count", work=_spectrum_work)
+@kind("visible-dimension", "logits", "tau", "count", work=_spectrum_work, digits=False)
 def _visible_dimension(data: dict):
     """``#{i : sigma_i(L P) > tau} = count`` exactly, ``P = I - 11^T/N`` (tau = 0: rank of L P).
 
@@ -188,7 +188,7 @@ def _duality_work(data: dict) -> int:
     return 2**N * _size(data["matrix"]) * _op((N + 1) * _digits(data["matrix"]))
 
 
-@kind("duality", "matrix", work=_duality_work)
+@kind("duality", "matrix", work=_duality_work, digits=False)
 def _duality(data: dict):
     """``max_i ||M_i||_1 = max_{v in [-1,1]^N} max_i |(M v)_i|`` for the given rational M, N <= 14.
 

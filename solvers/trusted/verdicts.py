@@ -60,22 +60,23 @@ def verdict(path: str, record, results: dict) -> dict:
     folder = os.path.dirname(os.path.realpath(path))
     judgments = []
     for name in record["certificates"]:
-        if not isinstance(name, str):
-            out["reason"] = "a certificate entry is not a path"
+        if not isinstance(name, str) or "\x00" in name or len(name) > 4096:
+            out["reason"] = "a certificate entry is not a file name"
             return out
-        file = os.path.join(folder, os.path.basename(name))
+        name = os.path.basename(name)
+        file = os.path.join(folder, name)
         got = results.get(os.path.realpath(file))
         if got is None:
-            out["reason"] = f"certificate {os.path.basename(name)} is missing from {folder}"
+            out["reason"] = f"certificate {name} is missing from {folder}"
             return out
         state, cert, judgment = got
         if state != "accepted":
-            out["reason"] = f"certificate {os.path.basename(name)} was not accepted"
+            out["reason"] = f"certificate {name} was not accepted"
             return out
         if (cert["claim"], cert["statement"], cert["parameters"]) != (claim, statement, point):
-            out["reason"] = f"certificate {os.path.basename(name)} was made for another claim, statement or point"
+            out["reason"] = f"certificate {name} was made for another claim, statement or point"
             return out
-        judgments.append((os.path.basename(name), judgment))
+        judgments.append((name, judgment))
 
     def by(obligation):
         return next((name for name, j in judgments if discharges(j, obligation["judgment"])), None)
@@ -88,7 +89,7 @@ def verdict(path: str, record, results: dict) -> dict:
         if not verify:
             out["reason"] = "a verified outcome with no obligations proves nothing"
         elif missing:
-            out["reason"] = f"{len(missing)} obligation(s) not discharged, first: {missing[0]}"
+            out["reason"] = f"{len(missing)} obligation(s) not discharged, first: {missing[0][:200]}"
         else:
             out["ok"] = True
     elif status == "refuted":

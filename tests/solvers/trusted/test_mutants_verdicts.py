@@ -160,7 +160,13 @@ def test_status_and_certificate_list_are_checked(folder, changes):
 
 def test_a_certificate_entry_must_be_a_path(folder):
     out = run(folder, record(verify=[need(1)], certificates=["a.cert.json", 3]), results_for(folder, **{"a.cert.json": proves(1)}))
-    assert not out["ok"] and out["reason"] == "a certificate entry is not a path"
+    assert not out["ok"] and out["reason"] == "a certificate entry is not a file name"
+
+
+@pytest.mark.parametrize("name", ["a\x00b.cert.json", "x" * 4097])
+def test_a_certificate_entry_with_a_nul_byte_or_too_long_is_refused(folder, name):
+    out = run(folder, record(verify=[need(1)], certificates=[name]), results_for(folder, **{"a.cert.json": proves(1)}))
+    assert not out["ok"] and out["reason"] == "a certificate entry is not a file name"
 
 
 def test_a_missing_certificate_is_named_with_its_folder(folder):

@@ -1,0 +1,732 @@
+"""Forgery suite: real outcome folders, forged as a hostile reader would, must not verify.
+
+One module-scoped ``attnproof check`` of the quick claims at small parameters
+writes real outcomes and certificates; each test copies the folders it needs,
+forges them (an edited envelope, a moved or swapped certificate, a raised
+tolerance, another head, a dropped certificate, an edited outcome, a vacuous
+certificate, points off the sphere, duplicate keys, hostile files, a plugin)
+and asserts that ``verify`` refuses it *with the reason that names the
+forgery* — and that the untouched copy does verify, so no refusal here is
+vacuous.
+
+The last tests reproduce holes found by a forgery review (something ``verify``
+accepted, crashed on or hung on); each is fixed, and stays here as a test.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import pytest
+
+from solvers.trusted.core import MAX_WORK
+from theorems import cli, verification
+from theorems.core import get
+
+T3 = "kernel_rank.three_token_lower_bound"
+R1 = "kernel_rank.rank_one_short"
+ROW = "kernel_rank.row_lemma"
+RDC = "kernel_rank.rational_decoding_collision"
+DU = "softmax_rank.duality"
+TANH = "softmax_rank.residual_error_tanh"
+CRB = "softmax_rank.certified_rank_bounds"
+SPH = "softmax_rank.spherical_law"
+MH = "conjectures.multi_head_length"
+CLAIMS = (T3, R1, ROW, RDC, DU, TANH, CRB, SPH, MH)
+PARAMS = ("rank_one_short:m=3", "m_statistic=20", "w_max=4", "n_vertices=3", "samples=2", "n_large=4",
+          "certified_rank_bounds:n=8", "beta_max=4", "density=4", "copies=10", "multi_head_length:m_max=2")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOUND = 6.0  # seconds a refusal may take in the bounded-time tests (a fixed checker needs well under one)
+
+
+# ------------------------------------------------------------------ fixtures and helpers
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    """One real check of the quick claims at small parameters (a few seconds)."""
+    out = tmp_path_factory.mktemp("forgeries") / "outcomes"
+    argv = ["check", *CLAIMS, "--jobs", "1", "--out", str(out)]
+    for item in PARAMS:
+        argv += ["--param", item]
+    assert cli.main(argv) == 0  # every quick claim came out as expected
+    return out
+
+
+def copy(outcomes, tmp_path, *claims) -> tuple[str, list[str]]:
+    """A fresh outcome folder holding only ``claims``; returns it and each claim's point folder."""
+    root = tmp_path / "run"
+    points = []
+    for claim in claims:
+        [src] = glob.glob(str(outcomes / claim / "*"))
+        dst = root / claim / os.path.basename(src)
+        shutil.copytree(src, dst)
+        points.append(str(dst))
+    return str(root), points
+
+
+def read(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def write(path, value):
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(value if isinstance(value, str) else json.dumps(value, indent=1))
+
+
+def cert(point, prefix):
+    [path] = glob.glob(os.path.join(point, prefix + "*.cert.json"))
+    return path
+
+
+def outcome_of(result, claim):
+    [found] = [o for o in result.outcomes if o.claim == claim]
+    return found
+
+
+def line_of(result, where):
+    """The checker's line about one file: ``where`` is its path, or its name when that is unique."""
+    if os.sep in where:
+        [found] = [c for c in result.certificates if os.path.realpath(c["path"]) == os.path.realpath(where)]
+    else:
+        [found] = [c for c in result.certificates if os.path.basename(c["path"]) == where]
+    return found
+
+
+def one_line(result):
+    """Every reason ``verify`` gives is one line."""
+    reasons = [c.get("reason", "") for c in result.certificates] + [o.reason for o in result.outcomes] + [o.binding for o in result.outcomes]
+    assert all("\n" not in r for r in reasons)
+    return True
+
+
+def refused(root, claim, *, checker=None, binding=None):
+    """``verify`` refuses the folder: the outcome of ``claim`` does not stand, for the reason given."""
+    result = verification.verify([root])
+    assert not result.error, result.error
+    assert not result.ok
+    out = outcome_of(result, claim)
+    assert not out.ok
+    if checker is not None:
+        assert not out.checked and checker in out.reason, out.reason
+    if binding is not None:
+        assert not out.bound and binding in out.binding, out.binding
+    assert one_line(result)
+    return result, out
+
+
+def rational(q) -> str | int:
+    q = Fraction(q)
+    return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def envelope_like(path, kind, data):
+    """A certificate of ``kind`` carrying the envelope (claim, statement, point) of the one at ``path``."""
+    return read(path) | {"kind": kind, "data": data}
+
+
+def bounded(function, seconds):
+    """Run ``function()`` in a forked child; (finished in time, its JSON result or None).  Never hangs."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no pytest teardown, ever
+        os.close(reader)
+        try:
+            text = json.dumps(function())
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which asserts on it
+            text = json.dumps({"exception": f"{type(exc).__name__}: {str(exc)[:200]}"})
+        os.write(writer, text.encode())
+        os._exit(0)
+    os.close(writer)
+    ready, _, _ = select.select([reader], [], [], seconds)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(reader)
+        return False, None
+    chunks = []
+    while chunk := os.read(reader, 1 << 16):
+        chunks.append(chunk)
+    os.close(reader)
+    os.waitpid(pid, 0)
+    return True, json.loads(b"".join(chunks) or b"null")
+
+
+def run_group(argv, seconds, **kwargs):
+    """Run a command in its own process group; kill the whole group after ``seconds``.
+    Returns (finished, exit code, stdout, stderr)."""
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs)
+    try:
+        out, err = process.communicate(timeout=seconds)
+        return True, process.returncode, out, err
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        return False, None, out, err
+
+
+def attnproof(args, cwd, env_extra=None, seconds=60):
+    env = dict(os.environ, PYTHONPATH=ROOT, **(env_extra or {}))
+    return run_group([sys.executable, "-m", "theorems.cli", *args], seconds, cwd=cwd, env=env)
+
+
+# ------------------------------------------------------------------ the honest run
+
+
+def test_the_untouched_outcomes_verify_so_every_refusal_below_is_meaningful(outcomes, tmp_path):
+    root, _ = copy(outcomes, tmp_path, *CLAIMS)
+    result = verification.verify([root])
+    assert result.ok and not result.error
+    assert len(result.outcomes) == len(CLAIMS) and all(o.ok for o in result.outcomes)
+    assert all(c["status"] == "accepted" for c in result.certificates)
+    verified = [o for o in result.outcomes if o.status == "verified"]
+    assert verified and all(o.obligations and all(r["by"] for r in o.obligations if r["side"] == "verify") for o in verified)
+
+
+# ------------------------------------------------------------------ envelopes and moved certificates
+
+
+def test_edited_envelope_parameters_epsilon_1_10_to_11_10(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, SPH)
+    path = cert(point, "00-approx-rank-lower-points")
+    c = read(path)
+    assert c["parameters"]["epsilon"] == "1/10"
+    c["parameters"]["epsilon"] = "11/10"
+    write(path, c)
+    refused(root, SPH, checker="was made for another claim, statement or point")
+
+
+def test_certificate_copied_to_another_claims_folder_and_listed_there(outcomes, tmp_path):
+    root, [t3, r1] = copy(outcomes, tmp_path, T3, R1)
+    moved = os.path.join(r1, "02-rank-one-infeasible.cert.json")
+    shutil.copy(cert(t3, "03-rank-one-infeasible"), moved)
+    record = read(os.path.join(r1, "outcome.json"))
+    record["certificates"].append(moved)
+    write(os.path.join(r1, "outcome.json"), record)
+    refused(root, R1, checker="02-rank-one-infeasible.cert.json was made for another claim, statement or point")
+
+
+def test_moved_certificate_with_its_envelope_rewritten_to_the_target_discharges_nothing(outcomes, tmp_path):
+    root, [t3, r1] = copy(outcomes, tmp_path, T3, R1)
+    target = cert(r1, "00-exhaustive")
+    write(target, read(cert(t3, "02-exhaustive")) | {k: read(target)[k] for k in ("claim", "statement", "parameters")})
+    result, _ = refused(root, R1, checker="1 obligation(s) not discharged, first: the witness head")
+    assert line_of(result, target)["status"] == "accepted"  # a true certificate, about another head
+
+
+def test_needed_certificate_replaced_by_one_of_another_kind(outcomes, tmp_path):
+    root, [t3, du] = copy(outcomes, tmp_path, T3, DU)
+    target = cert(t3, "03-rank-one-infeasible")
+    write(target, read(cert(du, "00-duality")) | {k: read(target)[k] for k in ("claim", "statement", "parameters")})
+    refused(root, T3, checker="not discharged, first: no rank-one head solves exact length 3")
+
+
+# ------------------------------------------------------------------ data: tolerances, heads, matrices, instances
+
+
+def test_tolerance_raised_in_data(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    path = cert(point, "02-exhaustive")
+    c = read(path)
+    assert c["data"]["tolerance"] == "1/2"
+    c["data"]["tolerance"] = 1
+    write(path, c)
+    result, _ = refused(root, T3, checker="not discharged, first: a rank-one head solves every sequence of length 3 over {0,1}^3")
+    assert "error < 1" in line_of(result, path)["summary"]
+
+
+def test_epsilon_raised_on_an_upper_bound(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, SPH)
+    path = cert(point, "01-approx-rank-upper-points")
+    c = read(path)
+    c["data"]["epsilon"] = "1/5"
+    write(path, c)
+    result, _ = refused(root, SPH, checker="not discharged, first: beta = 1, largest lower (3 points of S^1; beta = 1, eps = 1/10): rank_eps <= 3")
+    assert line_of(result, path)["status"] == "accepted"
+
+
+def test_epsilon_lowered_on_a_lower_bound(outcomes, tmp_path):
+    """The issue's spherical_law variant: lower bounds certified at 1/20 while reporting 1/10."""
+    root, [point] = copy(outcomes, tmp_path, SPH)
+    path = cert(point, "00-approx-rank-lower-points")
+    c = read(path)
+    c["data"]["epsilon"] = "1/20"
+    write(path, c)
+    refused(root, SPH, checker="not discharged, first: beta = 1, largest lower (3 points of S^1; beta = 1, eps = 1/10): rank_eps >= 3")
+
+
+def test_score_head_changed_so_it_still_passes_the_checker(outcomes, tmp_path):
+    """kappa doubled: the same outputs, so the checker accepts it, but it is not the claim's head."""
+    root, [point] = copy(outcomes, tmp_path, R1)
+    path = cert(point, "01-score-statistic")
+    c = read(path)
+    c["data"]["kappa"] = [[rational(2 * Fraction(v)) for v in row] if isinstance(row, list) else rational(2 * Fraction(row))
+                          for row in c["data"]["kappa"]]
+    write(path, c)
+    result, _ = refused(root, R1, checker="not discharged, first: the same head as a score head")
+    assert line_of(result, path)["status"] == "accepted"
+
+
+def test_score_head_readout_shifted_with_a_raised_tolerance(outcomes, tmp_path):
+    """The issue's shifted readout: value + 1/10 with tolerance 1/2 passes, and is another head at another tolerance."""
+    root, [point] = copy(outcomes, tmp_path, R1)
+    path = cert(point, "01-score-statistic")
+    c = read(path)
+    c["data"]["value"] = [[rational(Fraction(v) + Fraction(1, 10)) for v in row] for row in c["data"]["value"]]
+    c["data"]["tolerance"] = "1/2"
+    write(path, c)
+    result, _ = refused(root, R1, checker="not discharged, first: the same head as a score head")
+    assert line_of(result, path)["status"] == "accepted"
+
+
+def test_table_head_changed_so_it_still_passes_the_checker(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, R1)
+    path = cert(point, "00-exhaustive")
+    c = read(path)
+    c["data"]["phi"] = [[rational(2 * Fraction(v)) for v in row] for row in c["data"]["phi"]]
+    write(path, c)
+    result, _ = refused(root, R1, checker="not discharged, first: the witness head")
+    assert line_of(result, path)["status"] == "accepted"
+
+
+def test_score_certificate_for_a_smaller_m(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, R1)
+    path = cert(point, "01-score-statistic")
+    c = read(path)
+    m = c["data"]["m"]
+    c["data"].update(m=m - 1, kappa=c["data"]["kappa"][:m], value=c["data"]["value"][:m])
+    write(path, c)
+    refused(root, R1, checker="for every m' <= 20")
+
+
+def test_a_matrix_that_is_not_the_claims(outcomes, tmp_path):
+    """duality: another matrix proves the identity for itself, not for the seeded one."""
+    root, [point] = copy(outcomes, tmp_path, DU)
+    path = cert(point, "00-duality")
+    c = read(path)
+    c["data"]["matrix"] = [[1], [2], [3]]
+    write(path, c)
+    result, _ = refused(root, DU, checker="not discharged, first: seeded matrix #0")
+    assert line_of(result, path)["status"] == "accepted"
+
+
+def test_another_instance_copies_of_points(outcomes, tmp_path):
+    """certified_rank_bounds: the same points with other multiplicities name another instance."""
+    root, [point] = copy(outcomes, tmp_path, CRB)
+    path = cert(point, "00-approx-rank-lower-points")
+    c = read(path)
+    c["data"]["multiplicities"] = [8] * len(c["data"]["multiplicities"])
+    write(path, c)
+    refused(root, CRB, checker="not discharged, first: W on the distinct points")
+
+
+def test_a_case_dropped_from_a_kernel_row_certificate(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, ROW)
+    path = cert(point, "00-kernel-row-infeasible")
+    c = read(path)
+    c["data"]["cases"].pop()
+    write(path, c)
+    result, _ = refused(root, ROW, checker="1 obligation(s) not discharged")
+    assert line_of(result, path)["status"] == "accepted"
+
+
+def test_a_refutation_moved_to_another_delta(outcomes, tmp_path):
+    """residual_error_tanh: the same perturbation still exceeds tanh(delta) at e^delta = 5/2, which is not the claim's point."""
+    root, [point] = copy(outcomes, tmp_path, TANH)
+    path = cert(point, "00-residual-two-point")
+    c = read(path)
+    assert c["data"]["t"] == 3
+    c["data"]["t"] = "5/2"
+    write(path, c)
+    result, _ = refused(root, TANH, checker="no refutation obligation is discharged")
+    assert line_of(result, path)["status"] == "accepted"
+
+
+def test_points_off_the_sphere(outcomes, tmp_path):
+    """Points scaled by 2 with beta / 4: the very same logits, but not on S^1 and another instance."""
+    root, [point] = copy(outcomes, tmp_path, SPH)
+    path = cert(point, "00-approx-rank-lower-points")
+    c = read(path)
+    c["data"]["points"] = [[rational(2 * Fraction(v)) for v in row] for row in c["data"]["points"]]
+    c["data"]["beta"] = rational(Fraction(c["data"]["beta"]) / 4)
+    write(path, c)
+    result, _ = refused(root, SPH, checker="not discharged, first: beta = 1, largest lower")
+    line = line_of(result, path)
+    assert line["status"] == "accepted" and line["judgment"]["sphere"] is False
+
+
+# ------------------------------------------------------------------ dropped certificates
+
+
+def test_dropped_certificate_file(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    os.remove(cert(point, "03-rank-one-infeasible"))
+    refused(root, T3, checker="certificate 03-rank-one-infeasible.cert.json is missing")
+
+
+def test_dropped_certificate_and_its_listing(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    os.remove(cert(point, "03-rank-one-infeasible"))
+    record = read(os.path.join(point, "outcome.json"))
+    record["certificates"] = [p for p in record["certificates"] if "03-" not in os.path.basename(p)]
+    write(os.path.join(point, "outcome.json"), record)
+    refused(root, T3, checker="not discharged, first: no rank-one head solves exact length 3")
+
+
+def test_dropped_refutation_of_a_refuted_outcome(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, RDC)
+    os.remove(cert(point, "10-decoding-collision"))
+    record = read(os.path.join(point, "outcome.json"))
+    record["certificates"] = [p for p in record["certificates"] if "decoding-collision" not in p]
+    write(os.path.join(point, "outcome.json"), record)
+    refused(root, RDC, checker="no refutation obligation is discharged")
+
+
+# ------------------------------------------------------------------ outcome.json edits
+
+
+def edit_outcome(outcomes, tmp_path, claim, change):
+    root, [point] = copy(outcomes, tmp_path, claim)
+    path = os.path.join(point, "outcome.json")
+    record = read(path)
+    change(record, point)
+    write(path, record)
+    return root
+
+
+def _tighten_m(record, _):
+    record["obligations"]["verify"][-1]["judgment"]["m"] = [5, None]
+
+
+def _drop_obligation(record, _):
+    record["obligations"]["verify"].pop()
+
+
+def _reach_all(record, _):
+    assert record["obligations"]["reach"] != "all"  # rank_one_short reaches finite sizes only: claim every parameter
+    record["obligations"]["reach"] = "all"
+
+
+def _words(record, _):
+    record["obligations"]["verify"][0]["words"] = "a rank-one head solves every sequence of every length for every m"
+
+
+@pytest.mark.parametrize("claim, change", [(T3, _tighten_m), (T3, _drop_obligation), (R1, _reach_all), (T3, _words)],
+                         ids=["judgment", "dropped", "reach", "words"])
+def test_edited_obligations_in_the_outcome(outcomes, tmp_path, claim, change):
+    root = edit_outcome(outcomes, tmp_path, claim, change)
+    _, out = refused(root, claim, binding=f"the obligations recorded differ from those {claim} states")
+    assert out.checked  # stage 1 discharges what the file says; only the binding to the installed claim catches it
+
+
+def test_status_verified_edited_to_refuted(outcomes, tmp_path):
+    root = edit_outcome(outcomes, tmp_path, T3, lambda r, _: r.update(status="refuted"))
+    refused(root, T3, checker="no refutation obligation is discharged")
+
+
+def test_status_edited_to_a_word_that_is_not_a_status(outcomes, tmp_path):
+    root = edit_outcome(outcomes, tmp_path, T3, lambda r, _: r.update(status="proved"))
+    refused(root, T3, checker="status must be one of")
+
+
+def test_statement_edited_in_the_outcome_and_every_certificate(outcomes, tmp_path):
+    def change(record, point):
+        record["statement"] = "sha256:" + "0" * 64
+        for path in glob.glob(os.path.join(point, "*.cert.json")):
+            write(path, read(path) | {"statement": record["statement"]})
+
+    root = edit_outcome(outcomes, tmp_path, T3, change)
+    result, out = refused(root, T3, binding="statement hash differs")
+    assert out.checked  # consistent files pass stage 1: only the binding to the installed claim catches it
+
+
+def test_parameters_edited_in_the_outcome(outcomes, tmp_path):
+    root = edit_outcome(outcomes, tmp_path, T3, lambda r, _: r["parameters"].update(m_feasible=2))
+    refused(root, T3, checker="was made for another claim, statement or point", binding="obligations recorded differ")
+
+
+def test_parameters_relabelled_everywhere_with_the_obligations_recomputed(outcomes, tmp_path):
+    """epsilon 1/10 -> 1/20 in the outcome, its obligations (as the claim states them there) and every envelope."""
+
+    def change(record, point):
+        record["parameters"]["epsilon"] = "1/20"
+        claim = get(SPH)
+        record["obligations"] = claim.obligations(claim.point(record["parameters"])).to_json()
+        for path in glob.glob(os.path.join(point, "*.cert.json")):
+            write(path, read(path) | {"parameters": record["parameters"]})
+
+    root = edit_outcome(outcomes, tmp_path, SPH, change)
+    result, out = refused(root, SPH, checker="obligation(s) not discharged")
+    assert out.bound  # the relabelled outcome binds: the certificates, proved at 1/10, do not discharge 1/20
+
+
+def test_verified_with_an_empty_obligation_list(outcomes, tmp_path):
+    def change(record, _):
+        record["obligations"] = {"verify": [], "refute": [], "reach": "all"}
+
+    root = edit_outcome(outcomes, tmp_path, T3, change)
+    refused(root, T3, checker="a verified outcome with no obligations proves nothing", binding="obligations recorded differ")
+
+
+def test_duplicate_keys_in_an_outcome(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    path = os.path.join(point, "outcome.json")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    write(path, text.replace('"status":', '"status": "refuted", "status":', 1))
+    result = verification.verify([root])
+    assert not result.ok
+    [out] = result.outcomes
+    assert not out.ok and "REFUSED: duplicate key 'status'" in out.reason
+
+
+def test_open_conjecture_edited_to_verified(outcomes, tmp_path):
+    root = edit_outcome(outcomes, tmp_path, MH, lambda r, _: r.update(status="verified"))
+    result = verification.verify([root])
+    assert not result.ok and not outcome_of(result, MH).ok
+
+
+# ------------------------------------------------------------------ vacuous certificates
+
+
+def test_vacuous_certificates_are_rejected(outcomes, tmp_path):
+    """lengths [] and readout-infeasible at tolerance <= 0 (where one sequence contradicts itself)."""
+    root, [point] = copy(outcomes, tmp_path, T3)
+    base = cert(point, "00-exhaustive")
+    write(os.path.join(point, "90-exhaustive.cert.json"), read(base) | {"data": read(base)["data"] | {"lengths": []}})
+    for k, tolerance in enumerate((0, -1, "-1/2")):
+        data = {"m": 1, "query": "1", "weights": {"1": 1}, "sequences": [["1"]], "multipliers": [[1, 1]], "tolerance": tolerance}
+        write(os.path.join(point, f"9{k + 1}-readout-infeasible.cert.json"), envelope_like(base, "readout-infeasible", data))
+    result = verification.verify([root])
+    assert not result.ok and one_line(result)
+    assert "lengths has 0 entries" in line_of(result, "90-exhaustive.cert.json")["reason"]
+    for k in range(3):
+        line = line_of(result, f"9{k + 1}-readout-infeasible.cert.json")
+        assert line["status"] == "REJECTED" and "tolerance must be > 0" in line["reason"]
+    assert outcome_of(result, T3).ok  # the outcome itself still stands: the run went on
+
+
+def test_vacuous_tolerance_in_place_of_a_needed_certificate(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    path = cert(point, "00-exhaustive")
+    write(path, read(path) | {"data": read(path)["data"] | {"tolerance": 5}})
+    refused(root, T3, checker="not discharged, first: a rank-one head solves every sequence of length 3 over {0,1}^1")
+
+
+def test_vacuous_tolerance_five_added_to_a_folder(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    base = read(cert(point, "02-exhaustive"))
+    base["data"].update(tolerance=5, readout=[[0] * 8 for _ in range(8)])
+    write(os.path.join(point, "99-exhaustive.cert.json"), base)
+    result = verification.verify([root])
+    assert not result.ok
+
+
+# ------------------------------------------------------------------ hostile files
+
+
+def hostile_corpus(folder, base):
+    """Hostile files beside a real outcome; returns {name: (status, words in the reason)}."""
+    os.makedirs(folder)
+
+    def env(kind, data):
+        return envelope_like(base, kind, data)
+
+    expected = {}
+
+    def put(name, content, status, words):
+        path = os.path.join(folder, name)
+        if isinstance(content, bytes):
+            with open(path, "wb") as handle:
+                handle.write(content)
+        else:
+            write(path, content)
+        expected[name] = (status, words)
+
+    put("huge-int.cert.json", '{"x": ' + "9" * 5000 + "}", "REFUSED", "an integer of 5000 digits")
+    put("deep.cert.json", "[" * 100_000 + "]" * 100_000, "REFUSED", "nesting deeper than")
+    put("latin1.cert.json", b'{"kind": "\xe9\xff"}', "REFUSED", "not UTF-8")
+    put("nan.cert.json", '{"x": NaN}', "REFUSED", "non-JSON constant NaN")
+    put("float.cert.json", env("exhaustive", read(base)["data"] | {"tolerance": 0.5}), "REFUSED", "a float")
+    put("dup.cert.json", json.dumps(read(base)).replace('"kind":', '"kind": "duality", "kind":', 1), "REFUSED", "duplicate key 'kind'")
+    put("version-true.cert.json", read(base) | {"version": True}, "REJECTED", "unsupported version")
+    put("tolerance-exp.cert.json", env("exhaustive", read(base)["data"] | {"tolerance": "1e1000000000"}), "REJECTED",
+        "tolerance must be an int or a string 'p/q'")
+    rank = {"m": 2, "n": 2, "prefixes": [[1], [2]], "queries": [1, 2]}
+    put("prime-4000.cert.json", json.dumps(env("behaviour-rank", rank | {"prime": 0})).replace('"prime": 0', '"prime": 1' + "0" * 3998 + "7"),
+        "REFUSED", "an integer of 4000 digits")
+    put("prime-1999.cert.json", env("behaviour-rank", rank | {"prime": int("1" + "0" * 1998 + "7")}), "REJECTED", "a prime must lie in [2, 2^62)")
+    put("score-2000.cert.json", env("score-statistic", {"m": 2000, "lengths": [8], "kappa": [1] * 2001, "value": [0] * 2001,
+                                                      "target": "min-ip", "tolerance": "1/2"}), "REFUSED", "asks for about")
+    put("threshold-1000.cert.json", env("threshold-polynomial", {"m": 1000, "length": 6, "coefficients": [0, 1], "symmetry": "scores"}),
+        "REFUSED", "asks for about")
+    put("surd-12.cert.json", env("surd-decoding", {"m": 8, "primes": [2] * 256, "max_length": 12, "precision": 64}), "REFUSED", "asks for about")
+    put("type-phi.cert.json", env("exhaustive", read(base)["data"] | {"phi": {"a": 1}}), "REJECTED", "phi_0 must be a list")
+    put("type-rows.cert.json", env("rank-one-infeasible", {"m": 1, "positions": 1, "rows": "x", "nonnegative": None}), "REJECTED", "true or false")
+    put("nonsense.cert.json", env("nonsense", {}), "REJECTED", "unknown certificate kind 'nonsense'")
+    os.mkfifo(os.path.join(folder, "fifo.cert.json"))
+    expected["fifo.cert.json"] = ("REFUSED", "not a regular file")
+    os.symlink("/dev/zero", os.path.join(folder, "zero.cert.json"))
+    expected["zero.cert.json"] = ("REFUSED", "not a regular file")
+    return expected
+
+
+def test_hostile_files_are_refused_in_bounded_time_and_the_run_goes_on(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    expected = hostile_corpus(os.path.join(root, "hostile"), cert(point, "00-exhaustive"))
+    start = time.monotonic()
+    result = verification.verify([root])
+    assert time.monotonic() - start < 60
+    assert not result.error and not result.ok and one_line(result)
+    for name, (status, words) in expected.items():
+        line = line_of(result, name)
+        assert line["status"] == status and words in line["reason"], (name, line)
+    assert outcome_of(result, T3).ok  # the honest outcome beside them is still checked, and stands
+    assert sum(c["status"] == "accepted" for c in result.certificates) == 4
+
+
+def test_hostile_outcome_files_are_refused_and_the_run_goes_on(outcomes, tmp_path):
+    root, [t3, r1] = copy(outcomes, tmp_path, T3, R1)
+    bad = os.path.join(root, "bad")
+    for name, make in (("fifo", os.mkfifo), ("zero", lambda p: os.symlink("/dev/zero", p))):
+        os.makedirs(os.path.join(bad, name))
+        make(os.path.join(bad, name, "outcome.json"))
+    for name, text in (("deep", "[" * 100_000 + "]" * 100_000), ("huge", '{"claim": ' + "7" * 5000 + "}")):
+        os.makedirs(os.path.join(bad, name))
+        write(os.path.join(bad, name, "outcome.json"), text)
+    result = verification.verify([root])
+    assert not result.error and not result.ok and one_line(result)
+    refusals = [o for o in result.outcomes if o.path.startswith(bad)]
+    assert len(refusals) == 4 and all(not o.ok and o.reason.startswith("REFUSED:") for o in refusals)
+    assert outcome_of(result, T3).ok and outcome_of(result, R1).ok
+
+
+def test_nul_byte_in_an_outcomes_certificate_list(outcomes, tmp_path):
+    root, [t3, r1] = copy(outcomes, tmp_path, T3, R1)
+    path = os.path.join(r1, "outcome.json")  # kernel_rank.rank_one_short is judged first, then three_token
+    record = read(path)
+    record["certificates"].append("x\u0000y.cert.json")
+    write(path, record)
+    result = verification.verify([root])
+    assert not result.error, result.error
+    assert not outcome_of(result, R1).ok and outcome_of(result, T3).ok
+
+
+def relabel_everywhere(outcomes, tmp_path, claim, **parameters):
+    """Edit the outcome's parameters and every envelope alike, so stage 1 accepts the folder and stage 2 must judge it."""
+
+    def change(record, point):
+        record["parameters"].update(parameters)
+        for path in glob.glob(os.path.join(point, "*.cert.json")):
+            write(path, read(path) | {"parameters": record["parameters"]})
+
+    return edit_outcome(outcomes, tmp_path, claim, change)
+
+
+def verify_within(root, seconds):
+    """``verify`` in a forked child, killed after ``seconds``: (finished, {ok, checked, bound, binding})."""
+
+    def judge():
+        result = verification.verify([root])
+        [out] = result.outcomes
+        return {"ok": result.ok, "checked": out.checked, "bound": out.bound, "binding": out.binding}
+
+    return bounded(judge, seconds)
+
+
+def test_parameter_with_a_huge_exponent_in_an_outcome(outcomes, tmp_path):
+    root = relabel_everywhere(outcomes, tmp_path, SPH, epsilon="1e1000000000")
+    [check] = verification.run_checker([root]).outcomes
+    assert check.checked  # stage 1 compares parameters as text: the hang is in stage 2
+    finished, got = verify_within(root, BOUND)
+    assert finished and "exception" not in got and got["ok"] is False and got["bound"] is False
+
+
+def test_expensive_in_range_parameters_in_an_outcome(outcomes, tmp_path):
+    root = relabel_everywhere(outcomes, tmp_path, SPH, beta_max=4**7, density=256, step=2, copies=10**9)
+    [check] = verification.run_checker([root]).outcomes
+    assert check.checked  # the small run's obligations, still recorded, are discharged: only stage 2 can refuse it
+    finished, got = verify_within(root, BOUND)
+    assert finished and "exception" not in got and got["ok"] is False and got["bound"] is False
+
+
+def test_big_numbers_do_not_escape_the_work_estimate(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    rows = [["lo" if i % 2 else "hi", f"1/{10**1999 + 2 * i + 1}", ["01", "10", "11"]] for i in range(400)]
+    path = os.path.join(point, "99-rank-one-infeasible.cert.json")
+    write(path, envelope_like(cert(point, "00-exhaustive"), "rank-one-infeasible",
+                              {"m": 2, "positions": False, "rows": rows, "nonnegative": []}))
+    command = [sys.executable, "-I", "-S", "-c", verification.BOOT, os.pathsep.join(verification._search_path()),
+               "--max-work", str(MAX_WORK), path]
+    finished, code, out, err = run_group(command, BOUND)
+    assert finished and code == 1 and "Traceback" not in err
+    assert json.loads(out.splitlines()[0])["status"] in ("REFUSED", "REJECTED")
+
+
+# ------------------------------------------------------------------ plugins (ATTNPROOF_CLAIMS, cwd on the path)
+
+FAKE_CHECK = '''
+import solvers.trusted, solvers.trusted.core as core, theorems.core as tc
+from solvers.trusted.core import Accepted
+def fake(cert, max_work=None):
+    return Accepted({"judgment": "anything"}, "forged by a plugin")
+core.check = solvers.trusted.check = tc.trusted.check = fake
+CLAIMS = []
+'''
+
+FLIP_REPORT = '''
+import gc, theorems.verification as v
+for obj in gc.get_objects():
+    if isinstance(obj, v.Verification):
+        for line in obj.certificates:
+            line["status"], line["summary"] = "accepted", "forged by a plugin"
+v.Verification.ok = property(lambda self: True)
+v.OutcomeCheck.ok = property(lambda self: True)
+CLAIMS = []
+'''
+
+
+def nonsense_folder(outcomes, tmp_path):
+    root, [point] = copy(outcomes, tmp_path, T3)
+    path = cert(point, "03-rank-one-infeasible")
+    write(path, read(path) | {"kind": "nonsense", "statement": "sha256:wrong"})
+    return root
+
+
+def test_a_plugin_that_replaces_the_checker_at_import_changes_nothing_in_stage_1(outcomes, tmp_path):
+    root = nonsense_folder(outcomes, tmp_path)
+    write(tmp_path / "evil_check.py", FAKE_CHECK)
+    finished, code, out, err = attnproof(["verify", root], cwd=tmp_path, env_extra={"ATTNPROOF_CLAIMS": "evil_check"})
+    assert finished and code == 1 and "Traceback" not in err
+    assert "REJECTED" in out and "unknown certificate kind 'nonsense'" in out and "forged by a plugin" not in out
+    assert "3 of 4 certificate(s) accepted; 0 of 1 outcome(s) stand" in out
+
+
+def test_a_plugin_cannot_change_what_verify_reports_of_stage_1(outcomes, tmp_path):
+    root = nonsense_folder(outcomes, tmp_path)
+    write(tmp_path / "evil_report.py", FLIP_REPORT)
+    finished, code, out, err = attnproof(["verify", root], cwd=tmp_path, env_extra={"ATTNPROOF_CLAIMS": "evil_report"})
+    assert finished
+    assert code != 0 and "forged by a plugin" not in out and "unknown certificate kind 'nonsense'" in out
+
+
+@pytest.mark.parametrize("plugin", ["missing", "duplicate"])
+def test_a_broken_plugin_environment_gives_a_reason_not_a_traceback(outcomes, tmp_path, plugin):
+    root, _ = copy(outcomes, tmp_path, T3)
+    module = "no_such_module_attnproof"
+    if plugin == "duplicate":
+        module = "dup_claim"
+        write(tmp_path / "dup_claim.py", f"from theorems.core import Claim\nclass Dup(Claim):\n    id = {R1!r}\nCLAIM = Dup()\n")
+    finished, code, out, err = attnproof(["verify", root], cwd=tmp_path, env_extra={"ATTNPROOF_CLAIMS": module})
+    assert finished and code != 0
+    assert "Traceback" not in err
