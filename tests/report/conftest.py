@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from theorems import core
@@ -11,11 +13,21 @@ SMALL = ["--param", "diagonal_rank:n=3"]
 
 @pytest.fixture(scope="package", autouse=True)
 def toys():
-    """The two test claims, installed for the report's tests only (removed after them)."""
+    """The two test claims, installed for the report's tests only (removed after them).
+
+    Registered here, and named in ``$ATTNPROOF_CLAIMS`` for the binding stage of
+    ``verify``, which runs in a process of its own and finds claims as a user's would.
+    """
     core.registry()  # discover the built-in claims first
     for claim in CLAIMS:
         core.register(claim)
+    before = os.environ.get(core.MODULES_VARIABLE)
+    os.environ[core.MODULES_VARIABLE] = "tests.report.toy"
     yield CLAIMS
+    if before is None:
+        os.environ.pop(core.MODULES_VARIABLE, None)
+    else:
+        os.environ[core.MODULES_VARIABLE] = before
     for claim in CLAIMS:
         core._REGISTRY.pop(claim.id, None)
 

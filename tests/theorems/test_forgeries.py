@@ -239,10 +239,13 @@ def test_tolerance_raised_in_data(outcomes, tmp_path):
     path = cert(point, "02-exhaustive")
     c = read(path)
     assert c["data"]["tolerance"] == "1/2"
-    c["data"]["tolerance"] = 1
+    c["data"]["tolerance"] = 1  # above 1/2: refused by the checker, never a "solves" line
     write(path, c)
-    result, _ = refused(root, T3, checker="not discharged, first: a rank-one head solves every sequence of length 3 over {0,1}^3")
-    assert "error < 1" in line_of(result, path)["summary"]
+    result, _ = refused(root, T3, checker="02-exhaustive.cert.json was not accepted")
+    assert line_of(result, path)["status"] == "REJECTED" and "[0, 1/2]" in line_of(result, path)["reason"]
+    c["data"]["tolerance"] = "1/4"  # a tolerance the checker reads: the witness errs by more than 1/4
+    write(path, c)
+    refused(root, T3, checker="02-exhaustive.cert.json was not accepted")
 
 
 def test_epsilon_raised_on_an_upper_bound(outcomes, tmp_path):
@@ -520,7 +523,7 @@ def test_vacuous_tolerance_in_place_of_a_needed_certificate(outcomes, tmp_path):
     root, [point] = copy(outcomes, tmp_path, T3)
     path = cert(point, "00-exhaustive")
     write(path, read(path) | {"data": read(path)["data"] | {"tolerance": 5}})
-    refused(root, T3, checker="not discharged, first: a rank-one head solves every sequence of length 3 over {0,1}^1")
+    refused(root, T3, checker="00-exhaustive.cert.json was not accepted")
 
 
 def test_vacuous_tolerance_five_added_to_a_folder(outcomes, tmp_path):
