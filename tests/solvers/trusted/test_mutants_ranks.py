@@ -1,0 +1,106 @@
+"""The ranks family's work estimates, pinned: what mutation testing found untested in ranks.py.
+
+Every surviving mutant of ``solvers/trusted/ranks.py`` was in a work estimate: the kinds
+themselves were already pinned by ``test_ranks.py``.  An estimate decides which
+certificates are REFUSED before any work is done, so its value is part of the checker's
+behaviour: each expected number below is the documented formula worked out by hand.
+"""
+
+import re
+
+import pytest
+
+from solvers.trusted import core, ranks
+from solvers.trusted.core import CertificateError, Refused, encode
+
+D40 = "1" + "0" * 39  # a 40-digit integer, written as text
+D50 = "1" + "0" * 49
+
+
+def cert(kind, data):
+    return {"format": core.FORMAT, "version": core.VERSION, "kind": kind, "claim": "test.claim",
+            "statement": "0" * 64, "parameters": {}, "data": encode(data)}
+
+
+def work(kind, data):
+    """The estimate ``check`` compares with ``--max-work``."""
+    return core.KINDS[kind][1](data)
+
+
+# ------------------------------------------------------------- size helpers
+
+
+def test_sizes_of_malformed_values_are_zero():
+    assert [ranks._len(v) for v in (None, "abc", [1, 2])] == [0, 0, 2]
+    assert [ranks._width(v) for v in ([], None, [[1, 2, 3]], ["ab"])] == [0, 0, 3, 0]
+
+
+def test_digits_are_read_off_the_text():
+    # "12345": 5 characters; 7: 3 bits -> 1 digit; 10^40: 133 bits -> 133 * 3 // 10 + 1 = 40; a float counts 1
+    assert ranks._digits([["12345", 7, 10**40, 1.5]]) == 40
+    # at least 1, whatever the rows are (nothing to read, or not lists)
+    assert [ranks._digits(rows) for rows in ([[1.5]], [], None, [None], ["abcdef"], 5)] == [1] * 6
+
+
+def test_one_operation_costs_one_plus_the_square_of_its_hundreds_of_digits():
+    assert [ranks._op(d) for d in (0, 99, 100, 250, 300)] == [1, 1, 2, 5, 10]
+
+
+def test_common_denominator_digits():
+    # lcm 5: 3 bits -> 1 digit; 100: 7 bits -> 3; 1024: 11 bits -> 4
+    assert [ranks._common_digits([[v]]) for v in ("1/5", "1/100", "1/1024")] == [1, 3, 4]
+    # the cap (in digits) stops the lcm once it has more than cap * 10 // 3 bits
+    assert ranks._common_digits([["1/512"]], 3) == 4  # 10 bits: not above 10
+    assert ranks._common_digits([["1/1024"]], 3) == 3  # 11 bits: capped
+    assert ranks._common_digits([["1/4096"]], 5) == 4  # 13 bits, cap 16 bits
+    assert ranks._common_digits(None) == 1 and ranks._common_digits([None]) == 1
+
+
+def test_a_malformed_logit_is_rejected_by_the_estimate_with_its_reason():
+    with pytest.raises(CertificateError) as error:
+        core.check(cert("visible-dimension", {"logits": [[1, "x"]], "tau": 0, "count": 0}))
+    assert str(error.value) == "entry must be an int or a string 'p/q', got 'x'"
+
+
+# ------------------------------------------------------------ per kind
+
+
+def test_rank_lower_estimate():
+    # size 3 x 4 = 12, k = 3 rows, d = 40 digits: 12 + k^2 op((k+1) d) + k^3 = 12 + 9 * op(160) + 27
+    assert work("rank-lower", {"matrix": [[D40, 1, 1, 1]] * 3, "rows": [0, 1, 2], "cols": [0]}) == 12 + 9 * 2 + 27
+
+
+@pytest.mark.parametrize("where", ["matrix", "left", "right"])
+def test_rank_upper_estimate_reads_the_longest_number_of_all_three(where):
+    data = {"matrix": [[1, 1], [1, 1]], "left": [[1], [1]], "right": [[1, 1], [1, 1]]}
+    data[where] = [[D50] + row[1:] for row in data[where][:1]] + data[where][1:]
+    # size 4, k = 2 rows of G, d = 50: 4 * k * op((k+1) d) = 8 * op(150)
+    assert work("rank-upper", data) == 4 * 2 * 2
+
+
+def test_visible_dimension_estimate():
+    # n = 3, N = 5; e = 2 (lcm 21) + 3 ("1/7") + 1 (len "5") = 6; 15 op(6) + 3^3 (3 + 6) (1 + 0) // 16
+    logits = [["1/7", 1, 3, 5, 6], [1, 2, 3, "1/3", 0], [4, 5, 5, 5, 5]]
+    assert work("visible-dimension", {"logits": logits}) == 15 + 243 // 16
+    # 1/10^98: e = 98 (326 bits) + 101 (the text) + 1 = 200, where the long-number factor 1 + e // 200 becomes 2
+    at_200 = [["1/1" + "0" * 98, 1, 3], [1, 2, 3]]
+    assert work("visible-dimension", {"logits": at_200}) == 6 * 5 + 8 * 202 * 2 // 16
+    big = [["1/1" + "0" * 200, 1, 3], [1, 2, 3]]
+    assert work("visible-dimension", {"logits": big}) == 711
+
+
+def test_duality_estimate():
+    # N = 3 columns, size 6, d = 40: 2^N * 6 * op((N+1) d) = 8 * 6 * op(160)
+    assert work("duality", {"matrix": [[D40] * 3] * 2}) == 8 * 6 * 2
+    # the column count is capped at 64 in the estimate (the kind itself refuses N > 14)
+    assert work("duality", {"matrix": [[1] * 70]}) == 2**64 * 70
+
+
+def test_the_estimate_is_the_refusal_boundary():
+    A = [[1, 2], [3, 4]]
+    data = {"matrix": A, "rows": [0, 1], "cols": [0, 1], "prime": 101}
+    estimate = work("rank-lower", encode(data))
+    assert estimate == 4 + 4 * 1 + 8
+    assert core.check(cert("rank-lower", data), max_work=estimate).judgment["bound"] == 2
+    with pytest.raises(Refused, match=re.escape("rank-lower: asks for about 16 operations, above the limit of 15")):
+        core.check(cert("rank-lower", data), max_work=estimate - 1)
