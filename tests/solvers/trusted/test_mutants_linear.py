@@ -2,9 +2,10 @@
 
 Soundness first: forged combinations that a slightly wrong checker would accept (a
 kernel-row "refutation" made of ">= 0" rows alone; box conditions whose alternating signs
-or coefficients were changed), feature-family certificates that use ``c >= 0`` rows and an
-order row with tokens other than 0...0 and 1...0, a degree-2 extrapolation, a Motzkin
-combination whose bound is a positive fraction below 1.  Then the exact judgment, summary
+or coefficients were changed), a rank-one certificate that needs ``psi >= 0`` rows,
+feature-family certificates that use ``c >= 0`` rows and an order row, with tokens other
+than 0...0 and 1...0, a degree-2 extrapolation, a Motzkin combination whose bound is a
+positive fraction below 1.  Then the exact judgment, summary
 and reason of each kind, nonnegative rows (parsed and placed even with a zero multiplier),
 and the work estimates (the documented formula worked out by hand).
 """
@@ -199,19 +200,45 @@ def test_nonnegative_rows_are_read_and_placed():
         "rank-one certificate: the combination leaves the unknowns [\"('psi', 0, 2)\"] (it must vanish)"
 
 
-@pytest.mark.parametrize("data, why", [
-    (RANK_ONE | {"nonnegative": [[1, "1100", 0]]}, "position=1 outside [0, 0]"),  # one psi without positions
-    (POSITIONAL | {"nonnegative": [[4, "1100", 0]]}, "position=4 outside [1, 3]"),
-    (POSITIONAL | {"nonnegative": [[0, "1100", 0]]}, "position=0 outside [1, 3]"),
-    (RANK_ONE | {"nonnegative": [[0, "1100"]]}, "each nonnegative row is [position, token or v, multiplier]"),
-    (RANK_ONE | {"nonnegative": "x"}, "nonnegative must be a list"),
-    (RANK_ONE | {"nonnegative": [[True, "1100", 0]]}, "position must be an integer"),
-    (RANK_ONE | {"nonnegative": [[0, "1100", "x"]]}, "multiplier must be an int or a string 'p/q', got 'x'"),
-    (RANK_ONE | {"rows": RANK_ONE["rows"] + [["lo", 0, ["1100", "1100"]]]}, "all sequences must have one length, got [2, 3]"),
-    (REDUCED | {"nonnegative": [[0, 5, 0]]}, "v=5 outside [0, 4]"),
+# Found by an LP over the dual of the reduced rank-one system at m = 5, length 4 (rows 2 x multipliers of
+# theorems/kernel_rank/_linearised.py): the sequence rows leave psi_3, psi_4, psi_5 with negative coefficients,
+# which only "psi_v >= 0" closes.  It proves that no rank-one head solves exact length 4 at any m >= 5.
+NEEDS_PSI_NONNEGATIVE = {"m": 5, "positions": False, "rows": [
+    ["lo", 177, 2, [[3, 0], [3, 0], [3, 0]]], ["hi", 39, 2, [[3, 0], [2, 1], [2, 1]]], ["hi", 90, 2, [[3, 0], [2, 1], [4, 1]]],
+    ["hi", 78, 2, [[3, 0], [4, 1], [5, 2]]], ["hi", 324, 2, [[3, 0], [2, 2], [3, 2]]], ["lo", 168, 2, [[2, 1], [4, 1], [2, 2]]],
+    ["lo", 78, 2, [[2, 2], [2, 2], [5, 2]]], ["lo", 108, 2, [[3, 2], [3, 2], [3, 2]]], ["lo", 55, 3, [[2, 0], [2, 0], [2, 0]]],
+    ["hi", 110, 3, [[2, 0], [3, 3], [4, 3]]], ["hi", 55, 3, [[2, 0], [5, 3], [5, 3]]], ["lo", 110, 3, [[3, 3], [4, 3], [5, 3]]]],
+    "nonnegative": [[0, 3, 178], [0, 4, 220], [0, 5, 298]]}
+
+
+def test_a_certificate_that_needs_psi_nonnegative():
+    accepted = run("rank-one-reduced-infeasible", NEEDS_PSI_NONNEGATIVE)
+    assert accepted.judgment == unsolvable("kernel", 5, 4)
+    assert accepted.summary == "no rank-one head (kernel) solves exact length 4 at any m >= 5: Motzkin combination of 15 rows"
+    # each "psi_v >= 0" row enters with coefficient 1: one unit less on psi_3 leaves psi_3 behind
+    short = NEEDS_PSI_NONNEGATIVE | {"nonnegative": [[0, 3, 177], [0, 4, 220], [0, 5, 298]]}
+    assert reason("rank-one-reduced-infeasible", short) == \
+        "rank-one certificate: the combination leaves the unknowns [\"('psi', 0, 3)\"] (it must vanish)"
+
+
+ONE, REDUCED_KIND = "rank-one-infeasible", "rank-one-reduced-infeasible"
+
+
+@pytest.mark.parametrize("kind, data, why", [
+    (ONE, RANK_ONE | {"nonnegative": [[1, "1100", 0]]}, "position=1 outside [0, 0]"),  # one psi without positions
+    (ONE, POSITIONAL | {"nonnegative": [[4, "1100", 0]]}, "position=4 outside [1, 3]"),
+    (ONE, POSITIONAL | {"nonnegative": [[0, "1100", 0]]}, "position=0 outside [1, 3]"),
+    (ONE, RANK_ONE | {"nonnegative": [[0, "1100"]]}, "each nonnegative row is [position, token or v, multiplier]"),
+    (ONE, RANK_ONE | {"nonnegative": "x"}, "nonnegative must be a list"),
+    (ONE, RANK_ONE | {"nonnegative": [[True, "1100", 0]]}, "position must be an integer"),
+    (ONE, RANK_ONE | {"nonnegative": [[0, "1100", "x"]]}, "multiplier must be an int or a string 'p/q', got 'x'"),
+    (ONE, RANK_ONE | {"rows": RANK_ONE["rows"] + [["lo", 0, ["1100", "1100"]]]}, "all sequences must have one length, got [2, 3]"),
+    (ONE, RANK_ONE | {"rows": 5}, "rows must be a list"),  # the estimate reads no size from it, the kind rejects it
+    (REDUCED_KIND, REDUCED | {"nonnegative": [[0, 5, 0]]}, "v=5 outside [0, 4]"),
+    (REDUCED_KIND, REDUCED | {"rows": 5}, "rows must be a list"),
 ])
-def test_rank_one_reasons(data, why):
-    assert reason("rank-one-reduced-infeasible" if data["rows"] and len(data["rows"][0]) == 4 else "rank-one-infeasible", data) == why
+def test_rank_one_reasons(kind, data, why):
+    assert reason(kind, data) == why
 
 
 # ---------------------------------------------------------- readout, box, extrapolation
