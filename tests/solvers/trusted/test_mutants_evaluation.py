@@ -286,6 +286,9 @@ def test_threshold_polynomial_reasons():
     wrong = threshold(5, "scores", length=4, coefficients=[1, -11, 36, -36])
     assert reason("threshold-polynomial", wrong) == "sequence [0, 0, 0, 1] (m=5): error 35/16 is not exactly 0"
     assert reason("threshold-polynomial", threshold(65, "coordinates-and-context", length=1, coefficients=[1])) == "tables of tuples need m <= 64"
+    # a symmetry that is not one of the names (here a list) is estimated as "none", then rejected by the kind
+    assert reason("threshold-polynomial", threshold(3, ["none"])) == \
+        "symmetry must be one of ['coordinates-and-context', 'none', 'scores'], got list"
 
 
 def test_polynomial_readout_table_judgment():
