@@ -116,6 +116,27 @@ def token(text, m: int) -> int:
     return sum(1 << i for i, ch in enumerate(text) if ch == "1")
 
 
+# ------------------------------------------------ sizes, for work estimates
+
+def length_of(value) -> int:
+    """len of a list, 0 for anything else (work estimates read sizes only and survive hostile data)."""
+    return len(value) if isinstance(value, list) else 0
+
+
+def width_of(value) -> int:
+    """The length of a list's first row, 0 when malformed."""
+    return length_of(value[0]) if length_of(value) else 0
+
+
+def digits_of(rows) -> int:
+    """The longest number in a list of rows, in decimal digits, read off the text (no arithmetic)."""
+    longest = 1
+    for row in rows if isinstance(rows, list) else ():
+        for v in row if isinstance(row, list) else ():
+            longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
+    return longest
+
+
 # -------------------------------------------------------------- judgments
 
 

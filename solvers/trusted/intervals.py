@@ -44,7 +44,7 @@ from fractions import Fraction
 
 import flint
 
-from solvers.trusted.core import CertificateError, digest, fmpq_matrix, integer, kind, listof, matrix, rational, require
+from solvers.trusted.core import digits_of, length_of, width_of, CertificateError, digest, fmpq_matrix, integer, kind, listof, matrix, rational, require
 
 PRECISIONS = (64, 128, 256, 512, 1024)
 
@@ -52,28 +52,15 @@ PRECISIONS = (64, 128, 256, 512, 1024)
 # ----------------------------------------------------------------- sizes
 
 
-def _len(value) -> int:
-    return len(value) if isinstance(value, list) else 0
 
-
-def _width(value) -> int:
-    return _len(value[0]) if _len(value) else 0
 
 
 def _shape(data: dict) -> tuple[int, int, int]:
     """(rows, columns, point dimension) the data claims, from list lengths only (0 when malformed)."""
     if "logits" in data:
-        return _len(data["logits"]), _width(data["logits"]), 0
-    return _len(data["points"]), _len(data["points"]), _width(data["points"])
+        return length_of(data["logits"]), width_of(data["logits"]), 0
+    return length_of(data["points"]), length_of(data["points"]), width_of(data["points"])
 
-
-def _digits(rows) -> int:
-    """The longest number in a list of rows, in decimal digits, read off the text (no arithmetic)."""
-    longest = 1
-    for row in rows if isinstance(rows, list) else ():
-        for v in row if isinstance(row, list) else ():
-            longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
-    return longest
 
 
 def _sphere_work(data: dict) -> int:
@@ -81,7 +68,7 @@ def _sphere_work(data: dict) -> int:
     if "logits" in data:
         return 0
     rows, _, dim = _shape(data)
-    return rows * dim * (1 + dim * _digits(data["points"]) // 19) ** 2
+    return rows * dim * (1 + dim * digits_of(data["points"]) // 19) ** 2
 
 
 # --------------------------------------------------------------- instance
@@ -192,7 +179,7 @@ def _total(terms) -> flint.arb:
 
 def _lower_work(data: dict) -> int:
     rows, width, dim = _shape(data)
-    return _sphere_work(data) + rows * max(width, dim) + len(PRECISIONS) * _len(data["rows"]) * width * (dim + 2)
+    return _sphere_work(data) + rows * max(width, dim) + len(PRECISIONS) * length_of(data["rows"]) * width * (dim + 2)
 
 
 @kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups", work=_lower_work, digits=False)
@@ -252,7 +239,7 @@ def _sphere(fields: dict) -> str:
 
 def _upper_work(data: dict) -> int:
     rows, width, dim = _shape(data)
-    k = _len(data["right"])
+    k = length_of(data["right"])
     return _sphere_work(data) + len(PRECISIONS) * rows * width * (k + dim + 2)
 
 
@@ -300,7 +287,7 @@ def _arb_row(row: list[Fraction]) -> list:
     return [_arb(v) for v in _shifted(row)]
 
 
-@kind("residual-bound", "logits", "approximation", work=lambda d: 4 * len(PRECISIONS) * _len(d["logits"]) * _width(d["logits"]))
+@kind("residual-bound", "logits", "approximation", work=lambda d: 4 * len(PRECISIONS) * length_of(d["logits"]) * width_of(d["logits"]))
 def _residual_bound(data: dict):
     """For every row i: ``||rowsoftmax(L)_i - rowsoftmax(L')_i||_1 <= 2 tanh(osc_i / 4)``.
 
@@ -332,7 +319,7 @@ RESIDUAL_BOUNDS = {
 TWO_POINT_LENGTH = 16  # entries of the probability row (the counterexamples need two)
 
 
-@kind("residual-two-point", "t", "row", "weights", "bound", "relation", work=lambda d: 8 * _len(d["row"]) ** 2)
+@kind("residual-two-point", "t", "row", "weights", "bound", "relation", work=lambda d: 8 * length_of(d["row"]) ** 2)
 def _residual_two_point(data: dict):
     """One perturbation whose l1 effect exceeds or attains a candidate residual bound, exactly.
 
@@ -361,7 +348,7 @@ def _residual_two_point(data: dict):
 
 
 @kind("attention-differs", "logits", "other", "row", "column",
-      work=lambda d: 4 * len(PRECISIONS) * _width(d["logits"]) + 2 * _len(d["logits"]) * _width(d["logits"]))
+      work=lambda d: 4 * len(PRECISIONS) * width_of(d["logits"]) + 2 * length_of(d["logits"]) * width_of(d["logits"]))
 def _attention_differs(data: dict):
     """``rowsoftmax(L) != rowsoftmax(L')``: at entry (i, j) the two arb balls are certainly apart."""
     L, S = _pair(data, "other")

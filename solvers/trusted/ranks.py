@@ -23,31 +23,18 @@ from itertools import product
 
 import flint
 
-from solvers.trusted.core import digest, fmpq_matrix, integer, kind, lcm_denominator, listof, matrix, rational, require
+from solvers.trusted.core import digits_of, length_of, width_of, digest, fmpq_matrix, integer, kind, lcm_denominator, listof, matrix, rational, require
 
 PRIME_BOUND = 2**62  # primality is decided (deterministically, BPSW below 2^64) only below this
 DUALITY_COLUMNS = 14  # the duality check enumerates all 2^N vertices
 
 
-def _len(value) -> int:
-    return len(value) if isinstance(value, list) else 0
 
-
-def _width(value) -> int:
-    return _len(value[0]) if _len(value) else 0
 
 
 def _size(value) -> int:
-    return _len(value) * _width(value)
+    return length_of(value) * width_of(value)
 
-
-def _digits(rows) -> int:
-    """The longest number in a list of rows, in decimal digits, read off the text (no arithmetic)."""
-    longest = 1
-    for row in rows if isinstance(rows, list) else ():
-        for v in row if isinstance(row, list) else ():
-            longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
-    return longest
 
 
 def _op(digits: int) -> int:
@@ -83,7 +70,7 @@ def _integer_rows(rows: list[list[Fraction]]) -> list[list[int]]:
 
 
 def _lower_work(data: dict) -> int:
-    k, d = _len(data["rows"]), _digits(data["matrix"])
+    k, d = length_of(data["rows"]), digits_of(data["matrix"])
     return _size(data["matrix"]) + k * k * _op((k + 1) * d) + k**3
 
 
@@ -111,8 +98,8 @@ def _rank_lower(data: dict):
 
 
 def _upper_work(data: dict) -> int:
-    k = _len(data["right"])
-    d = max(_digits(data["left"]), _digits(data["right"]), _digits(data["matrix"]))
+    k = length_of(data["right"])
+    d = max(digits_of(data["left"]), digits_of(data["right"]), digits_of(data["matrix"]))
     return _size(data["matrix"]) * k * _op((k + 1) * d)
 
 
@@ -132,8 +119,8 @@ def _rank_upper(data: dict):
 
 def _spectrum_work(data: dict) -> int:
     """Scaling to integers, then the characteristic polynomial of the Gram matrix (entries of ~2e digits)."""
-    n, N = _len(data["logits"]), _width(data["logits"])
-    e = _common_digits(data["logits"]) + _digits(data["logits"]) + len(str(N))
+    n, N = length_of(data["logits"]), width_of(data["logits"])
+    e = _common_digits(data["logits"]) + digits_of(data["logits"]) + len(str(N))
     small = min(n, N)
     return n * N * _op(e) + small**3 * (small + e) * (1 + e // 200) // 16
 
@@ -169,7 +156,7 @@ def _visible_dimension(data: dict):
     return judgment, f"#{{sigma_i(L P) > tau}} = {count} ({len(L)} x {N} logits {judgment['logits'][:15]})"
 
 
-@kind("row-shift", "logits", "shifted", work=lambda d: 2 * _size(d["logits"]) * _op(2 * _digits(d["logits"]) + 2 * _digits(d["shifted"])))
+@kind("row-shift", "logits", "shifted", work=lambda d: 2 * _size(d["logits"]) * _op(2 * digits_of(d["logits"]) + 2 * digits_of(d["shifted"])))
 def _row_shift(data: dict):
     """``rowsoftmax(L') = rowsoftmax(L)`` because every row of ``L' - L`` is constant.
 
@@ -184,8 +171,8 @@ def _row_shift(data: dict):
 
 
 def _duality_work(data: dict) -> int:
-    N = min(_width(data["matrix"]), 64)
-    return 2**N * _size(data["matrix"]) * _op((N + 1) * _digits(data["matrix"]))
+    N = min(width_of(data["matrix"]), 64)
+    return 2**N * _size(data["matrix"]) * _op((N + 1) * digits_of(data["matrix"]))
 
 
 @kind("duality", "matrix", work=_duality_work, digits=False)

@@ -179,11 +179,11 @@ def test_short_numbers():
 
 
 def test_size_readers():
-    assert [intervals._len(None), intervals._len("ab"), intervals._width([]), intervals._width(None), intervals._width(["ab"])] == [0] * 5
+    assert [intervals.length_of(None), intervals.length_of("ab"), intervals.width_of([]), intervals.width_of(None), intervals.width_of(["ab"])] == [0] * 5
     assert intervals._shape({"logits": [[1, 2, 3]] * 2}) == (2, 3, 0)
     assert intervals._shape({"points": [[1, 2, 3]] * 4}) == (4, 4, 3)  # n points: an n x n attention
-    assert intervals._digits([["12345", 7, 10**40, 1.5]]) == 40
-    assert [intervals._digits(rows) for rows in ([[1.5]], [], None, [None], ["abcdef"])] == [1] * 5
+    assert intervals.digits_of([["12345", 7, 10**40, 1.5]]) == 40
+    assert [intervals.digits_of(rows) for rows in ([[1.5]], [], None, [None], ["abcdef"])] == [1] * 5
 
 
 D40 = "1" + "0" * 39

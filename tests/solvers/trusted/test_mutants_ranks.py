@@ -31,15 +31,15 @@ def work(kind, data):
 
 
 def test_sizes_of_malformed_values_are_zero():
-    assert [ranks._len(v) for v in (None, "abc", [1, 2])] == [0, 0, 2]
-    assert [ranks._width(v) for v in ([], None, [[1, 2, 3]], ["ab"])] == [0, 0, 3, 0]
+    assert [ranks.length_of(v) for v in (None, "abc", [1, 2])] == [0, 0, 2]
+    assert [ranks.width_of(v) for v in ([], None, [[1, 2, 3]], ["ab"])] == [0, 0, 3, 0]
 
 
 def test_digits_are_read_off_the_text():
     # "12345": 5 characters; 7: 3 bits -> 1 digit; 10^40: 133 bits -> 133 * 3 // 10 + 1 = 40; a float counts 1
-    assert ranks._digits([["12345", 7, 10**40, 1.5]]) == 40
+    assert ranks.digits_of([["12345", 7, 10**40, 1.5]]) == 40
     # at least 1, whatever the rows are (nothing to read, or not lists)
-    assert [ranks._digits(rows) for rows in ([[1.5]], [], None, [None], ["abcdef"], 5)] == [1] * 6
+    assert [ranks.digits_of(rows) for rows in ([[1.5]], [], None, [None], ["abcdef"], 5)] == [1] * 6
 
 
 def test_one_operation_costs_one_plus_the_square_of_its_hundreds_of_digits():
