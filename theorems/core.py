@@ -42,6 +42,8 @@ LADDER = {
     "refuted": "refuted with a counterexample",
     "stated": "stated, not checked",
 }
+# How a claim serves its paper sentence (the report groups claims under their sentence by it).
+RELATIONS = ("reads it", "a lemma toward it", "a tempting variant, refuted", "a finite step of an asymptotic", "a conjecture")
 PAPERS = {
     "2608.11427": "Three Tokens Force Exponential Feature Rank in Nonnegative Kernel Attention",
     "2608.28150": "The Approximation Rank of Softmax Attention",
@@ -402,6 +404,12 @@ class Claim:
     established: str = "verified"  # "verified", "refuted" or "open": the kind of claim; the rung a run earns comes from its obligations
     parameters: tuple[Parameter, ...] = ()
     uses: tuple[str, ...] = ()
+    relation: str = "reads it"  # how it serves its paper sentence: one of RELATIONS
+
+    @property
+    def source(self) -> str:
+        """Who states the claim (a subclass may set its own: "user conjecture", a citation); default its paper."""
+        return f"arXiv {self.paper}" if self.paper else "unattributed"
 
     # -- to be provided by each claim
     def statement(self) -> Statement:
@@ -499,6 +507,8 @@ def register(claim: Claim) -> Claim:
         raise ValueError(f"{claim.id}: expected must be one of {STATUSES}")
     if claim.established not in LADDER:
         raise ValueError(f"{claim.id}: established must be one of {list(LADDER)}")
+    if claim.relation not in RELATIONS:
+        raise ValueError(f"{claim.id}: relation must be one of {list(RELATIONS)}")
     _REGISTRY[claim.id] = claim
     return claim
 

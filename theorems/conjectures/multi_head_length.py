@@ -39,6 +39,7 @@ class MultiHeadLength(Claim):
     paper = "2608.11427"
     sentence = "(open) H rank-one heads solve Min-IP at exact length H+1 for every m."
     title = "H rank-one heads solve exact length H+1 for every m (open)"
+    relation = "a conjecture"
     expected = "unknown"
     established = "open"
     uses = ("kernel_rank.multi_head", "kernel_rank.rank_one_short")

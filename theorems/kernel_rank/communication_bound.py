@@ -84,6 +84,7 @@ class CommunicationBound(Claim):
     paper = "2608.11427"
     sentence = COMMUNICATION
     title = "Causal finite-alphabet channels need Omega(n log m) bits"
+    relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
     parameters = (

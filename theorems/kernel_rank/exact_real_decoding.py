@@ -105,6 +105,7 @@ class ExactRealDecoding(Claim):
     paper = "2608.11427"
     sentence = EXACT_REAL
     title = "Exact real values: rank one with one decoder solves every length"
+    relation = "reads it"
     expected = "verified"
     established = "verified"  # every length rests on a cited premise; the check is exact up to L
     parameters = (

@@ -249,6 +249,7 @@ class FeatureRankTable(Claim):
     paper = "2608.11427"
     sentence = THREE_TOKENS
     title = "Certified bounds on r*(m) at exact length 3"
+    relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma", "kernel_rank.softmax_three_tokens")

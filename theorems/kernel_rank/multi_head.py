@@ -401,6 +401,7 @@ class MultiHead(Claim):
     paper = "2608.11427"
     sentence = HEADS
     title = "Several heads: the box identity makes length H+2 critical"
+    relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.position_and_causal")

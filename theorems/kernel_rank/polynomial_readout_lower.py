@@ -211,6 +211,7 @@ class PolynomialReadoutLower(Claim):
     paper = "2608.11427"
     sentence = POLYNOMIAL
     title = "Degree-D polynomial readout: rank one fails at exact length D+2 once m >= 2^(D+1)"
+    relation = "reads it"
     expected = "verified"
     established = "verified"
     uses = ()

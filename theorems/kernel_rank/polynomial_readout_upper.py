@@ -121,6 +121,7 @@ class PolynomialReadoutUpper(Claim):
     paper = "2608.11427"
     sentence = POLYNOMIAL
     title = "Degree-D polynomial readout: rank one solves exact length D+1"
+    relation = "reads it"
     expected = "verified"
     established = "verified"
     uses = ()

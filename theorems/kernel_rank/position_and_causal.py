@@ -85,6 +85,7 @@ class PositionAndCausal(Claim):
     paper = "2608.11427"
     sentence = POSITIONS
     title = "Positions do not move the rank-one threshold (m = 4)"
+    relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma")

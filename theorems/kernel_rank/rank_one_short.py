@@ -46,6 +46,7 @@ class RankOneShort(Claim):
     paper = "2608.11427"
     sentence = LENGTH_TWO
     title = "Rank one solves lengths one and two exactly"
+    relation = "reads it"
     expected = "verified"
     established = "verified"
     parameters = (

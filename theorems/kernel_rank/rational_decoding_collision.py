@@ -50,6 +50,7 @@ class RationalDecodingCollision(Claim):
     paper = "2608.11427"
     sentence = EXACT_REAL
     title = "Values (L+1)^x serve every length <= L (refuted: they collide)"
+    relation = "a tempting variant, refuted"
     expected = "refuted"
     established = "refuted"
     uses = ()

@@ -54,6 +54,7 @@ class RestrictionLemma(Claim):
     paper = "2608.11427"
     sentence = THREE_TOKENS
     title = "Restriction lemma: certificates lift along trailing zeros"
+    relation = "a lemma toward it"
     expected = "verified"
     established = "verified"
     parameters = (Parameter("m_max", 12, 4, 64, "re-check the padded m = 4 certificate at every m' up to this"),)

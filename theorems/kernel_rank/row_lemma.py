@@ -63,6 +63,7 @@ class RowLemma(Claim):
     paper = "2608.11427"
     sentence = THREE_TOKENS
     title = "Row lemma: K[q,z] > K[q,q] when <z,q> <= |q| - 2"
+    relation = "a lemma toward it"
     expected = "verified"
     established = "verified"
     parameters = (Parameter("w_max", 10, 2, 40, "exact certificates for every |q| = w <= w_max and <z,q> <= w - 2"),)

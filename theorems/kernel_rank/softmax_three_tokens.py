@@ -83,6 +83,7 @@ class SoftmaxThreeTokens(Claim):
     paper = "2608.11427"
     sentence = SOFTMAX
     title = "Dense softmax solves three-token Min-IP at a temperature constant in m"
+    relation = "reads it"
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.rank_one_short",)

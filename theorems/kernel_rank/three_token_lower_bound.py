@@ -58,6 +58,7 @@ class ThreeTokenLowerBound(Claim):
     paper = "2608.11427"
     sentence = THREE_TOKENS
     title = "Rank one solves exact length 3 iff m <= 3"
+    relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.restriction_lemma", "kernel_rank.row_lemma")

@@ -63,6 +63,7 @@ class CertifiedRankBounds(Claim):
     paper = "2608.28150"
     sentence = APPROXIMATION_RANK
     title = "Certified lower (grouped columns) and upper (explicit B) bounds on rank_eps, with the multiplicity lemma"
+    relation = "a lemma toward it"
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.duality",)

@@ -80,6 +80,7 @@ class Duality(Claim):
     paper = "2608.28150"
     sentence = APPROXIMATION_RANK
     title = "S1: max row l1 norm = sup over bounded values of the output error"
+    relation = "reads it"
     expected = "verified"
     established = "verified"
     parameters = (

@@ -170,6 +170,7 @@ class ResidualError(Claim):
     paper = "2608.28150"
     sentence = RESIDUAL
     title = "S6: residual bound 2 tanh(delta/2) (sharp), r_tau and the rank inequality"
+    relation = "reads it"
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.row_scalar_quotient",)  # rowsoftmax(L) = rowsoftmax(LP)
@@ -304,6 +305,7 @@ class ResidualErrorTanh(Claim):
     paper = "2608.28150"
     sentence = RESIDUAL
     title = "S6': the tempting residual bound tanh(delta) is false (z3 counterexample)"
+    relation = "a tempting variant, refuted"
     expected = "refuted"
     established = "refuted"
     parameters = (

@@ -155,6 +155,7 @@ class RowScalarQuotient(Claim):
     paper = "2608.28150"
     sentence = VISIBLE_DIMENSION
     title = "S4: rowsoftmax(L + c1^T) = rowsoftmax(L); visible dimension rank(LP); key bias invisible, query bias visible"
+    relation = "reads it"
     expected = "verified"
     established = "verified"
     parameters = (

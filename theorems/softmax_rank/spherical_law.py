@@ -217,6 +217,7 @@ class SphericalLaw(Claim):
     paper = "2608.28150"
     sentence = SUPPORT_GEOMETRY
     title = "Spherical law on the circle (S^2 with d=3): certified rank_eps sandwiches against beta, slopes beside (d-1)/2"
+    relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.certified_rank_bounds", "softmax_rank.duality")
