@@ -61,6 +61,11 @@ class Refused(ValueError):
     """A request whose cost estimate exceeds the budget; nothing was started."""
 
 
+class RegistrationError(Exception):
+    """The claims cannot be registered: a module that does not import, one with no ``CLAIM``,
+    two claims with one id.  The command line turns it into one line and exit status 2."""
+
+
 # ---------------------------------------------------------------- parameters
 
 
