@@ -71,7 +71,16 @@ class RegistrationError(Exception):
 
 @dataclass(frozen=True)
 class Parameter:
-    """A named parameter: an integer or a rational in the closed range [low, high]."""
+    """A named parameter: an integer or a rational in the range [low, high] (or [low, high) when
+    ``high_open``: the advertised bounds are exactly what :meth:`parse` accepts).
+
+    ``size`` says whether the parameter is a size the check covers (token bits,
+    lengths, degrees, instance sizes): sizes are what "covered" shows.  By
+    default an integer parameter is a size unless it is a 0/1 flag or named
+    ``seed``; a rational is a setting (a temperature, a tolerance), not a size.
+    Claims mark other settings (a search's rounds, a solver's seconds, a
+    precision in bits) ``size=False``.
+    """
 
     name: str
     default: Any
@@ -79,10 +88,23 @@ class Parameter:
     high: Any
     doc: str
     kind: type = int
+    high_open: bool = False
+    size: bool | None = None
+
+    @property
+    def is_size(self) -> bool:
+        if self.size is not None:
+            return self.size
+        return self.kind is int and self.name != "seed" and not (self.low == 0 and self.high == 1)
 
     def allowed(self) -> str:
         what = "an integer" if self.kind is int else "a rational"
-        return f"{what} in [{self.low}, {self.high}]"
+        return f"{what} in [{self.low}, {self.high}{')' if self.high_open else ']'}"
+
+    def bounds(self) -> dict:
+        """The range as data (``list --json``): type, low, high, whether high is excluded, exact numbers encoded."""
+        return {"type": "integer" if self.kind is int else "rational", "low": encode(self.low), "high": encode(self.high),
+                "high_open": self.high_open, "size": self.is_size}
 
     def parse(self, value, claim_id: str = "") -> Any:
         where = f" of {claim_id}" if claim_id else ""
@@ -103,7 +125,7 @@ class Parameter:
             raise ParameterError(
                 f"parameter {self.name}{where} must be {self.allowed()}, got {str(value)[:40]!r}"
             ) from None
-        if not (self.low <= parsed <= self.high):
+        if not (self.low <= parsed <= self.high) or (self.high_open and parsed == self.high):
             raise ParameterError(
                 f"parameter {self.name}{where} must be {self.allowed()}, got {str(value)[:40]!r}"
             )

@@ -46,7 +46,7 @@ class MultiHeadLength(Claim):
     parameters = (
         Parameter("H", 2, 1, 2, "number of rank-one heads; the length is H+1"),
         Parameter("m_max", 4, 1, 6, "witnesses are sought and certified for m = 1 .. m_max"),
-        Parameter("search_rounds", 0, 0, 40, "rounds of the float search for an m beyond the stored witnesses (0 = none)"),
+        Parameter("search_rounds", 0, 0, 40, "rounds of the float search for an m beyond the stored witnesses (0 = none)", size=False),
         Parameter("seed", 1, 0, 10**6, "seed of the float search"),
     )
 

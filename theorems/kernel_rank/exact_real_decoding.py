@@ -114,7 +114,7 @@ class ExactRealDecoding(Claim):
         Parameter("m_rational", 2, 1, 3, "token bits for the rational variants"),
         Parameter("n_max", 6, 1, 8, "exact lengths n = 1..n_max with B = n + 1"),
         Parameter("L_rational", 6, 1, 8, "all lengths <= L_rational at once with B = 2 L^2 + 1"),
-        Parameter("precision", 256, 53, 4096, "bits of the balls that separate the values of h"),
+        Parameter("precision", 256, 53, 4096, "bits of the balls that separate the values of h", size=False),
     )
 
     def statement(self) -> Statement:

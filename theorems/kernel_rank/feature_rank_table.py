@@ -257,7 +257,7 @@ class FeatureRankTable(Claim):
         Parameter("m_max", 6, 1, 8, "the table covers m = 1..m_max"),
         Parameter("m_degree2", 6, 0, 8, "the degree-2 complement family is tried where the affine one fails, up to this m"),
         Parameter("search", 0, 0, 1, "1: search rank-r heads afresh (floats, then exact) instead of re-checking the stored ones"),
-        Parameter("denominator", 10**6, 10, 10**12, "largest denominator when rationalising searched features"),
+        Parameter("denominator", 10**6, 10, 10**12, "largest denominator when rationalising searched features", size=False),
     )
 
     def statement(self) -> Statement:

@@ -70,7 +70,7 @@ class CertifiedRankBounds(Claim):
     parameters = (
         Parameter("n", 40, 2, 400, "distinct points on the unit circle"),
         Parameter("beta", Fraction(16), Fraction(1, 10), Fraction(10**4), "inverse temperature", kind=Fraction),
-        Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(10), "epsilon, in (0, 1)", kind=Fraction),
+        Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("spread", 3, 1, 50, "multiplicities cycle through 1..spread"),
         Parameter("full", 1, 0, 1, "also certify the full instance with repeated points (1) or not (0)"),
     )

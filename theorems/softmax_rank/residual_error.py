@@ -179,7 +179,7 @@ class ResidualError(Claim):
         Parameter("N", 10, 2, 60, "keys of the explicit instance"),
         Parameter("d", 2, 1, 10, "planted interaction dimension (r_tau is expected to find it)"),
         Parameter("noise", Fraction(1, 20), Fraction(0), Fraction(1), "size of the full-rank perturbation", kind=Fraction),
-        Parameter("epsilon", Fraction(1, 5), Fraction(1, 10**6), Fraction(10), "epsilon of the rank inequality, in (0, 1)", kind=Fraction),
+        Parameter("epsilon", Fraction(1, 5), Fraction(1, 10**6), Fraction(1), "epsilon of the rank inequality, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("t", Fraction(3), Fraction(101, 100), Fraction(10**6), "e^delta of the exact sharpness instance", kind=Fraction),
         Parameter("seed", 0, 0, 10**9, "random seed"),
     )
@@ -310,7 +310,7 @@ class ResidualErrorTanh(Claim):
     established = "refuted"
     parameters = (
         Parameter("t", Fraction(3), Fraction(101, 100), Fraction(10**6), "e^delta of the counterexample", kind=Fraction),
-        Parameter("budget_z3", 10, 1, 600, "seconds for z3"),
+        Parameter("budget_z3", 10, 1, 600, "seconds for z3", size=False),
     )
 
     def statement(self) -> Statement:

@@ -226,7 +226,7 @@ class SphericalLaw(Claim):
         Parameter("beta_min", 1, 1, 4**7, "smallest temperature; the betas are the powers of step in [beta_min, beta_max]"),
         Parameter("beta_max", 256, 1, 4**7, "largest temperature"),
         Parameter("step", 4, 2, 16, "the betas are the powers of step"),
-        Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(10), "epsilon, in (0, 1)", kind=Fraction),
+        Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("density", 16, 4, 256, "dense instance: n = max(16, density * ceil(sqrt(beta))) distinct points"),
         Parameter("n", 0, 0, 8192, "dense instance: a fixed number of distinct points instead (0 = use density)"),
         Parameter("copies", 1000, 1, 10**9, "each distinct point of the dense instance repeated this many times"),
