@@ -205,6 +205,11 @@ RULES = {
     ("approx-rank-at-least", "epsilon"): AT_LEAST,
     ("approx-rank-at-most", "bound"): AT_MOST,
     ("approx-rank-at-most", "epsilon"): AT_MOST,
+    # for every instance of a geometry: proved up to a larger beta or spread, at a smaller epsilon, a smaller bound
+    ("approx-rank-at-most-every", "bound"): AT_MOST,
+    ("approx-rank-at-most-every", "epsilon"): AT_MOST,
+    ("approx-rank-at-most-every", "beta_up_to"): AT_LEAST,
+    ("approx-rank-at-most-every", "spread_up_to"): AT_LEAST,
     # communication
     ("bits-at-least", "bits"): AT_LEAST,
 }

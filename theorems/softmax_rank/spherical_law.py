@@ -40,15 +40,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from math import cos, isqrt, log, pi, sin, sqrt
+from math import ceil, cos, floor, isqrt, log, pi, sin, sqrt
 from typing import NamedTuple
 
 import numpy as np
 import sympy as sp
-from scipy.special import ive
 
 from solvers import intervals
-from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement
+from solvers import softmax_enclosures as E
+from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
 
@@ -107,10 +107,38 @@ def root_ceil(beta: int) -> int:
 
 
 def window(beta: int, d: int = 2) -> range:
-    """The n searched for the largest certified lower bound: about (2/3 .. 4/3) c_d beta^{(d-1)/2}, <= 64 sizes."""
+    """The n searched for the largest certified lower bound: about (2/3 .. 4/3) c_d beta^{(d-1)/2}."""
     c = ROWS_PER_UNIT[d] * growth(beta, d)
-    low, high = max(2, int(2 * c / 3) - 2), int(4 * c / 3) + 5
-    return range(low, high, max(1, (high - low) // 64))
+    return range(max(2, int(2 * c / 3) - 2), int(4 * c / 3) + 5)
+
+
+def float_sphere_points(n: int, d: int) -> np.ndarray:
+    """The floats of :func:`sphere_points` (the same rounding of the same angles), for searches only."""
+    den = float(1 << 20)
+    j = np.arange(n)
+    if d == 2:
+        theta = 2 * pi * j / n
+        theta = np.where(2 * j > n, theta - 2 * pi, theta)
+        s = np.round(np.tan(np.where(2 * j == n, 0.0, theta) / 2) * den) / den
+        X = np.stack([(1 - s * s) / (1 + s * s), 2 * s / (1 + s * s)], axis=1)
+        X[2 * j == n] = (-1.0, 0.0)
+        return X
+    golden = pi * (3 - sqrt(5))
+    z = 1 - (2 * j + 1) / n
+    r = np.sqrt(np.maximum(0.0, 1 - z * z))
+    u = np.round(r * np.cos(golden * j) / (1 - z) * den) / den
+    v = np.round(r * np.sin(golden * j) / (1 - z) * den) / den
+    q = u * u + v * v
+    return np.stack([2 * u / (1 + q), 2 * v / (1 + q), (q - 1) / (1 + q)], axis=1)
+
+
+def float_attention(X: np.ndarray, beta, multiplicities=None) -> np.ndarray:
+    return E.attention_floats(float(beta) * X @ X.T, multiplicities)
+
+
+def all_rows_margin(A: np.ndarray) -> float:
+    """The least single-column margin ``2 A_ii - 1`` (every point a row, its own column its group)."""
+    return float((2 * np.diag(A) - 1).min())
 
 
 def fourier_proposal(points, multiplicities, beta: Fraction, K: int):
@@ -125,6 +153,8 @@ def fourier_proposal(points, multiplicities, beta: Fraction, K: int):
     t = np.arctan2(X[:, 1], X[:, 0])
     b, m = float(beta), np.array([float(v) for v in multiplicities])
     Z = (np.exp(b * (np.cos(t[:, None] - t[None, :]) - 1)) * m).sum(axis=1)
+    from scipy.special import ive  # exponentially scaled Bessel I_k (a float proposal only)
+
     a = ive(np.arange(K + 1), b)
     left, right = [np.full(len(t), a[0])], [np.ones(len(t))]
     for k in range(1, K + 1):
@@ -133,23 +163,25 @@ def fourier_proposal(points, multiplicities, beta: Fraction, K: int):
     return np.array(left).T / Z[:, None], np.array(right) * m
 
 
+FOURIER_BITS = (56, 20)  # F ~ a_k / Z_i is small: rounded finely; G ~ m_j cos(k t_j)
+
+
 def search_fourier(points, multiplicities, beta: Fraction, eps: Fraction):
     """The least K whose rounded Fourier factors are *certified* within eps: (2K + 1, F, G), or None.
 
     Floats propose K (the first whose float error is below eps); arb decides
     every row error of the rational B = F G, and K grows until certified.
     """
-    A = D.self_attention_floats(points, beta, multiplicities)
-    L = None
+    A = float_attention(np.array([[float(v) for v in p] for p in points]), beta, multiplicities)
+    L = E.ScaledLogits.self_attention(points, beta)
+    fb, gb = FOURIER_BITS
     for K in range((len(points) - 1) // 2 + 1):
         F, G = fourier_proposal(points, multiplicities, beta, K)
         if np.abs(A - F @ G).sum(axis=1).max() > float(eps) * (1 - 1e-6):
             continue
-        # F ~ a_k / Z_i is small: rounded finely; G ~ m_j cos(k t_j)
-        Fq, Gq = D.rational_matrix(F, 1 << 56), D.rational_matrix(G, 1 << 20)
-        L = L or D.self_attention_logits(points, beta)
-        if all(intervals.compare(e, eps) == "<" for e in D.row_errors(L, multiplicities, D.product(Fq, Gq))):
-            return 2 * K + 1, Fq, Gq
+        Fi, Gi = E.integer_factor(F, fb), E.integer_factor(G, gb)
+        if all(intervals.compare(e, eps) == "<" for e in E.row_errors(L, multiplicities, Fi, Gi, fb + gb)):
+            return 2 * K + 1, E.fractions(Fi, fb), E.fractions(Gi, gb)
     return None
 
 
@@ -177,20 +209,90 @@ class Instance(NamedTuple):
         return self.upper[0] if self.upper else len(self.points)
 
 
+SVD_BITS = 30  # the rounded SVD factors: F = U s and G = V^T over 2^30 each
+
+
+def certified_grouped(points, X: np.ndarray, beta: Fraction, m, eps: Fraction, A: np.ndarray | None = None):
+    """(rows, groups): the float search's rows and Voronoi groups whose margins arb decides > eps
+    (uncertain rows dropped); only the logits of the proposed rows are built, as integers."""
+    A = float_attention(X, beta, m) if A is None else A
+    rows, groups = D.search_grouped(A, eps)
+    L = E.ScaledLogits.self_attention(points, beta, rows)
+    keep = set(E.grouped_margins(L, m, eps, rows, groups, local=range(len(rows)))["certain"])
+    return [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
+
+
 def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper: bool) -> Instance:
-    rows, groups, _ = D.certified_grouped_points(points, beta, multiplicities, eps)
-    upper = D.search_upper(D.self_attention_logits(points, beta), multiplicities, eps) if with_upper else None
+    X = np.array([[float(v) for v in x] for x in points])
+    A = float_attention(X, beta, multiplicities)
+    if all_rows_margin(A) > float(eps) + 1e-9:  # every point a row with its own column: rank_eps <= n is then exact
+        rows, groups = list(range(len(points))), [[i] for i in range(len(points))]
+        L = E.ScaledLogits.self_attention(points, beta)
+        keep = set(E.grouped_margins(L, multiplicities, eps, rows, groups)["certain"])
+        rows, groups = [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
+    else:
+        rows, groups = certified_grouped(points, X, beta, multiplicities, eps, A)
+    upper = None
+    if with_upper and len(rows) == len(points) and multiplicities is None:
+        # B = A rounded (F = I, G = A to 2^-40): rank n, every row error ~n 2^-40
+        upper = (len(points), [[Fraction(int(i == j)) for j in range(len(points))] for i in range(len(points))],
+                 E.fractions(E.integer_factor(A, 40), 40))
+    elif with_upper:
+        found = E.search_svd_upper(E.ScaledLogits.self_attention(points, beta), multiplicities, eps, SVD_BITS, SVD_BITS, A)
+        if found:
+            k, F, G = found
+            upper = (k, E.fractions(F, SVD_BITS), E.fractions(G, SVD_BITS))
     return Instance(points, multiplicities, rows, groups, upper)
 
 
 def largest_window_n(beta: Fraction, eps: Fraction, d: int) -> int:
-    """The n in the window whose float search proposes the most rows (the first such n)."""
-    best = None
-    for n in window(int(beta), d):
-        rows, _ = D.search_grouped(D.self_attention_floats(sphere_points(n, d), beta), eps)
+    """The n near the corner of the law with the most proposed rows (the first such n).
+
+    The largest certified lower bounds sit where every point is a row (single-column
+    groups, margin ``2 A_ii - 1 > eps``): the largest such n in the window is found by
+    bisection (the diagonal shrinks as points are added), then n and the few sizes
+    above it are searched with grouped columns (floats propose; arb decides later).
+    """
+    w = window(int(beta), d)
+    fits = lambda n: all_rows_margin(float_attention(float_sphere_points(n, d), beta)) > float(eps) + 1e-9
+    low, high = w.start, w.stop
+    if not fits(low):
+        high = low
+    while low + 1 < high:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    best = (low, low) if fits(low) else None  # every point a row: no n' <= low does better
+    for n in range(low + 1, low + 4):
+        rows, _ = D.search_grouped(float_attention(float_sphere_points(n, d), beta), eps)
         if best is None or len(rows) > best[0]:
             best = (len(rows), n)
     return best[1]
+
+
+def worst_case_bounds(beta: int, eps: Fraction) -> dict:
+    """The all-instance upper bounds on the circle at beta: the least integers passing each lemma's inequality
+    (found with floats, then confirmed by the trusted checker's arb test)."""
+    x = pi * sqrt(beta) / float(eps)
+    anchors = max(1, ceil(x))
+    while anchors > 1 and _lemma_ok("anchor-rows", beta, eps, anchors - 1):
+        anchors -= 1
+    while not _lemma_ok("anchor-rows", beta, eps, anchors):
+        anchors += 1
+    interpolated = floor(pi * sqrt(2 * beta / float(eps))) + 1
+    while interpolated > 1 and _lemma_ok("interpolated-anchors", beta, eps, interpolated - 1):
+        interpolated -= 1
+    while not _lemma_ok("interpolated-anchors", beta, eps, interpolated):
+        interpolated += 1
+    return {"anchor-rows": anchors, "interpolated-anchors": interpolated}
+
+
+def _lemma_ok(construction: str, beta: int, eps: Fraction, bound: int) -> bool:
+    from solvers.trusted import geometry
+    try:
+        geometry.circle_bound_holds(construction, Fraction(beta), Fraction(eps), bound)
+        return True
+    except Exception:
+        return False
 
 
 @lru_cache(maxsize=32)
@@ -202,14 +304,22 @@ def _plan(b: int, d: int, eps: Fraction, dense: int, copies: int, upper: int, fo
         "largest": _instance(sphere_points(largest_window_n(beta, eps, d), d), None, beta, eps, True),
         "dense": _instance(points, m, beta, eps, bool(upper)),
         "fourier": search_fourier(points, m, beta, eps) if fourier else None,
+        "every": worst_case_bounds(b, eps) if d == 2 else None,
     }
     return found
 
 
 def plan(b: int, point: dict) -> dict:
     """At beta = b: the largest-lower instance and the dense one with the bounds the searches found
-    (floats propose, arb decides), and the certified Fourier B; cached, shared by run and obligations."""
+    (floats propose, arb decides), the certified Fourier B, and the all-instance bounds (d = 2);
+    cached, shared by run and obligations."""
     return _plan(b, point["d"], Fraction(point["epsilon"]), dense_n(b, point), point["copies"], point["upper"], point["fourier"])
+
+
+def every_obligation(b: int, eps: Fraction, construction: str, bound: int):
+    """``rank_eps <= bound`` for every n, every X on the circle and every multiplicities, at beta = b."""
+    return obligation(f"beta = {b}, every n and X on S^1, any multiplicities ({construction}; eps = {eps}): rank_eps <= {bound}",
+                      "approx-rank-at-most-every", family="circle", beta_up_to=Fraction(b), epsilon=Fraction(eps), bound=bound)
 
 
 class SphericalLaw(Claim):
@@ -227,7 +337,7 @@ class SphericalLaw(Claim):
         Parameter("beta_max", 256, 1, 4**7, "largest temperature"),
         Parameter("step", 4, 2, 16, "the betas are the powers of step"),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
-        Parameter("density", 16, 4, 256, "dense instance: n = max(16, density * ceil(sqrt(beta))) distinct points"),
+        Parameter("density", 8, 4, 256, "dense instance: n = max(16, density * ceil(sqrt(beta))^{d-1}) distinct points"),
         Parameter("n", 0, 0, 8192, "dense instance: a fixed number of distinct points instead (0 = use density)"),
         Parameter("copies", 1000, 1, 10**9, "each distinct point of the dense instance repeated this many times"),
         Parameter("upper", 1, 0, 1, "certify the dense instance's upper bound too (1) or only its lower bound (0)"),
@@ -303,14 +413,17 @@ class SphericalLaw(Claim):
             if p["fourier"] is not None:
                 verify += D.sandwich_obligations(f"beta = {b}, dense instance, Fourier B", dense.points, b, dense.multiplicities, eps,
                                                  len(dense.rows), p["fourier"][0], d)[1:]
+            for construction, bound in (p["every"] or {}).items():
+                verify.append(every_obligation(b, eps, construction, bound))
         bs = ", ".join(map(str, betas(point["beta_min"], point["beta_max"], point["step"])))
-        return Obligations(verify=tuple(verify), reach=f"beta in {{{bs}}} on S^{d - 1} at eps = {eps} (finite sandwiches; the Theta law is not checked)")
+        every = "; for every n and every X on S^1 (any multiplicities) rank_eps <= the anchor bounds" if d == 2 else ""
+        return Obligations(verify=tuple(verify), reach=f"beta in {{{bs}}} on S^{d - 1} at eps = {eps} (finite sandwiches{every}; the Theta law is not checked)")
 
     # ------------------------------------------------------------------ run
 
     def run(self, point: dict, ev) -> None:
         eps = point["epsilon"]
-        largest, sandwich, fourier = {}, {}, {}
+        largest, sandwich, fourier, every = {}, {}, {}, {}
         for b in betas(point["beta_min"], point["beta_max"], point["step"]):
             p = plan(b, point)
             ev.poll()
@@ -323,11 +436,22 @@ class SphericalLaw(Claim):
                            "upper": p["dense"].upper_bound if point["upper"] else None}
             if point["fourier"]:
                 fourier[b] = self._fourier(p["dense"], p["fourier"], Fraction(b), eps, ev)
+            for construction, bound in (p["every"] or {}).items():
+                ev.certify("circle-anchors", {"construction": construction, "beta": Fraction(b), "epsilon": eps, "bound": bound})
+            if p["every"]:
+                every[b] = dict(p["every"])
             ev.poll()
         ev.fact("largest_certified_lower", largest)
         ev.fact("sandwich", {b: {"lower": s["lower"], "upper": s["upper"]} for b, s in sandwich.items()})
         if point["fourier"]:
             ev.fact("fourier_upper (dense instance, rank 2K+1 of the truncated Bessel series; None: not below n)", fourier)
+        if every:
+            ev.fact("worst_case_sandwich (R_2(n, beta) = sup over n points of S^1: certified lower .. all-instance upper min(n, best))", {
+                b: {"lower": largest[b]["lower"], "upper": min(every[b].values()), "anchor rows": every[b]["anchor-rows"],
+                    "interpolated anchors": every[b]["interpolated-anchors"], "ratio": f"{min(every[b].values()) / largest[b]['lower']:.2f}"}
+                for b in every})
+        ev.fact("instance_sandwiches", {b: {"largest-lower instance": [largest[b]["lower"], largest[b]["upper"]],
+                                            "dense instance": [sandwich[b]["lower"], sandwich[b]["upper"]]} for b in largest})
         ev.fact("dense_instances", {b: {"n distinct": s["n"], "copies": point["copies"], "points": s["n"] * point["copies"]} for b, s in sandwich.items()})
         bs = sorted(largest)
         ev.fact("local_slopes_unchecked (display only: decimal strings of log(lower) against log(1+beta); they decide nothing)", {

@@ -1,0 +1,180 @@
+"""Family: approximation-rank upper bounds valid for every instance of a geometry (anchor rows).
+
+Setting.  Rows ``p_t(j) = w_j e^{<theta(t), k_j>} / Z(t)`` of an exponential family
+along a curve ``theta(t)`` of natural parameters, keys ``k_j``, any positive
+weights ``w_j`` (multiplicities, or ``e^{b_j}`` for key biases).  Two curves:
+
+* **the circle** ``S^1``: self-attention ``rowsoftmax(beta X X^T + 1 (log m)^T)``
+  with X on the unit circle, any n, any queries and keys on the circle and
+  any multiplicities: ``theta(t) = beta (cos t, sin t)``, t in ``[0, 2 pi)``;
+* **a rank-one interaction** (visible dimension one, any key bias): logits ``L = a 1^T + 1 b^T + q k^T`` (any n x N,
+  any biases a, b): row i is ``p_{q_i}`` with ``theta(t) = t``, weights
+  ``e^{b_j}`` (the row bias a is invisible); t ranges over an interval of
+  length ``D_Q = max q - min q``, keys over one of length
+  ``D_K = max k - min k``; the **spread** ``S = D_Q D_K`` is the largest
+  double-centred oscillation ``|L_ij - L_ij' - L_i'j + L_i'j'|``.
+
+Two lemmas, proved in docs/softmax_rank.spherical_law.md (section "Worst-case
+upper bounds"), each with ``Y = <theta', k>``, ``I(t) = Var_t Y`` (Fisher
+information) and ``c(t) = E_t cos(t - t_j)``:
+
+* **anchor rows**: ``||p_a - p_b||_1 <= int_a^b sqrt(I)``; on the circle
+  ``int_0^{2 pi} I = beta int c <= 2 pi beta`` (``I = (log Z)'' + beta c``), so the
+  Fisher length is ``<= 2 pi sqrt(beta)`` (Cauchy-Schwarz) and rows replaced by
+  the nearest of ``k >= pi sqrt(beta)/eps`` anchors are within eps:
+  ``rank_eps <= ceil(pi sqrt(beta)/eps)``.  For r = 1,
+  ``int Var_t(k) dt <= D_K`` gives length ``<= sqrt(S)``:
+  ``rank_eps <= max(1, ceil(sqrt(S)/(2 eps)))``.
+* **interpolated anchors**: rows replaced by the chord between consecutive
+  anchors (rank = number of anchors), error ``<= (|J|/4) int_J ||p''||_1`` on an
+  arc J; ``||p''||_1 <= 2 I + 2 beta (1 - c)`` integrates to ``<= 4 pi beta`` on the
+  circle (``<= 2 D_K`` for r = 1); greedy arcs with ``|J| int_J ||p''|| = 4 eps``
+  and Cauchy-Schwarz give ``rank_eps <= floor(pi sqrt(2 beta/eps)) + 1`` on the
+  circle and ``<= floor(sqrt(S/(2 eps))) + 2`` for r = 1.
+
+What the checker confirms is the finite step: the claimed bound satisfies the
+lemma's inequality (in arb on the circle, where pi enters; exactly for r = 1),
+and, for an instance given by its logits, that it has that form (the
+double-centred logits have rank <= 1) and the spread it is charged with
+(both exact).
+
+Judgments (fields exactly as listed):
+
+* ``approx-rank-at-most-every {family: "circle", beta_up_to, epsilon, bound}``:
+  for every ``beta' in [0, beta_up_to]``, every n, every finite X on the unit
+  circle and every multiplicities, ``rank_eps(rowsoftmax(beta' X X^T + 1 (log m)^T)) <= bound``
+  (both lemmas' bounds grow with beta).
+* ``approx-rank-at-most-every {family: "rank-one-interaction", spread_up_to, epsilon, bound}``:
+  for every logits ``a 1^T + 1 b^T + q k^T`` of spread ``<= spread_up_to``, any
+  n, N and biases, ``rank_eps(rowsoftmax(L)) <= bound``.
+* ``approx-rank-at-most {instance, n, epsilon, bound}`` (kind
+  ``visible-one-anchors``): the same for one named logits instance
+  ``digest({"logits": L, "multiplicities": m})`` (as in ``intervals.py``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+
+from solvers.trusted.core import CertificateError, digest, integer, kind, length_of, listof, matrix, rational, require, width_of
+
+PRECISIONS = (64, 128, 256, 512)
+CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors")
+
+
+def _epsilon(value) -> Fraction:
+    eps = rational(value, "epsilon")
+    require(0 < eps < 1, "epsilon must lie in (0, 1) (for epsilon >= 1 the zero matrix is within epsilon: rank 0)")
+    return eps
+
+
+def _construction(value) -> str:
+    require(isinstance(value, str) and value in CONSTRUCTIONS, f"construction must be one of {list(CONSTRUCTIONS)}, got {str(value)[:40]!r}")
+    return value
+
+
+def _arb(q: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+
+
+def _pi_squared_below(coefficient: Fraction, limit: Fraction) -> None:
+    """Require ``pi^2 * coefficient < limit``, decided in arb (refining); never equal (pi^2 is irrational)."""
+    for bits in PRECISIONS:
+        with flint.ctx.workprec(bits):
+            left = flint.arb.pi() ** 2 * _arb(coefficient)
+            if left < _arb(limit):
+                return
+            require(not left >= _arb(limit), "the bound is below the lemma's: certainly false")
+    raise CertificateError(f"the bound is not certainly above the lemma's even at {PRECISIONS[-1]} bits")
+
+
+def circle_bound_holds(construction: str, beta: Fraction, eps: Fraction, bound: int) -> None:
+    """anchor rows: ``bound >= pi sqrt(beta)/eps`` (``pi^2 beta < eps^2 bound^2``);
+    interpolated: ``bound >= floor(pi sqrt(2 beta/eps)) + 1`` (``2 pi^2 beta < eps bound^2``)."""
+    if beta == 0:
+        return  # every row is m / sum m: rank 1 <= bound
+    if construction == "anchor-rows":
+        _pi_squared_below(beta, eps * eps * bound * bound)
+    else:
+        _pi_squared_below(2 * beta, eps * bound * bound)
+
+
+def visible_one_bound_holds(construction: str, spread: Fraction, eps: Fraction, bound: int) -> None:
+    """anchor rows: ``bound >= sqrt(S)/(2 eps)`` (``S <= 4 eps^2 bound^2``);
+    interpolated: ``bound >= floor(sqrt(S/(2 eps))) + 2`` (``S < 2 eps (bound - 1)^2``, bound >= 2)."""
+    if construction == "anchor-rows":
+        require(spread <= 4 * eps * eps * bound * bound, "bound < sqrt(S)/(2 eps): below the anchor-row lemma")
+    else:
+        require(bound >= 2 and spread < 2 * eps * (bound - 1) ** 2, "bound < floor(sqrt(S/(2 eps))) + 2: below the interpolated-anchor lemma")
+
+
+@kind("circle-anchors", "construction", "beta", "epsilon", "bound", work=lambda d: 100)
+def _circle_anchors(data: dict):
+    """For every n, every X on the unit circle and every multiplicities, ``rank_eps <= bound`` at every
+    ``beta' <= beta``: the bound is at least the anchor-row (``ceil(pi sqrt(beta)/eps)``) or the
+    interpolated-anchor (``floor(pi sqrt(2 beta/eps)) + 1``) lemma's, decided in arb."""
+    construction = _construction(data["construction"])
+    beta = rational(data["beta"], "beta")
+    require(beta >= 0, "beta must be >= 0")
+    eps = _epsilon(data["epsilon"])
+    bound = integer(data["bound"], "bound", 1)
+    circle_bound_holds(construction, beta, eps, bound)
+    judgment = {"judgment": "approx-rank-at-most-every", "family": "circle", "beta_up_to": beta, "epsilon": eps, "bound": bound}
+    return judgment, f"rank_eps <= {bound} at eps = {eps} for every n and every X on S^1, any multiplicities, beta <= {beta} ({construction})"
+
+
+@kind("visible-one-anchors-every", "construction", "spread", "epsilon", "bound", work=lambda d: 100)
+def _visible_one_every(data: dict):
+    """For every logits ``a 1^T + 1 b^T + q k^T`` of spread <= S (any n, N, biases), ``rank_eps <= bound``:
+    the bound is at least the lemma's, exactly."""
+    construction = _construction(data["construction"])
+    spread = rational(data["spread"], "spread")
+    require(spread >= 0, "spread must be >= 0")
+    eps = _epsilon(data["epsilon"])
+    bound = integer(data["bound"], "bound", 1)
+    visible_one_bound_holds(construction, spread, eps, bound)
+    judgment = {"judgment": "approx-rank-at-most-every", "family": "rank-one-interaction", "spread_up_to": spread, "epsilon": eps, "bound": bound}
+    return judgment, f"rank_eps <= {bound} at eps = {eps} for every head a 1^T + 1 b^T + q k^T of spread <= {spread} ({construction})"
+
+
+def spread_of_rank_one(L: list[list[Fraction]]) -> Fraction:
+    """The spread ``S = max |L_ij - L_ij' - L_i'j + L_i'j'|`` of logits ``L = a 1^T + 1 b^T + q k^T``
+    (rejects any other), exactly.
+
+    The double-centred ``K`` (row and column means removed) has rank <= 1 iff L has that form, and then
+    ``K = q k^T`` (q, k centred); every double difference of L is one of K,
+    ``(q_i - q_i')(k_j - k_j')``, so S = range(q) * range(k).  With a nonzero entry ``K[a][c]``:
+    ``k = K[a]`` and ``q_i = K[i][c] / K[a][c]``; rank <= 1 is checked as ``K[i][j] K[a][c] = K[i][c] K[a][j]``.
+    """
+    rows = [[v - sum(r, Fraction(0)) / len(r) for v in r] for r in L]
+    means = [sum(col, Fraction(0)) / len(rows) for col in zip(*rows)]
+    K = [[v - c for v, c in zip(r, means)] for r in rows]  # double-centred: a 1^T + 1 b^T removed
+    pivot = next(((a, c) for a, r in enumerate(K) for c, v in enumerate(r) if v != 0), None)
+    if pivot is None:
+        return Fraction(0)
+    a, c = pivot
+    for i, r in enumerate(K):
+        for j, v in enumerate(r):
+            require(v * K[a][c] == r[c] * K[a][j], f"the double-centred logits have rank >= 2 (entry ({i}, {j})): the interaction q k^T is not of rank one")
+    q = [r[c] / K[a][c] for r in K]
+    return (max(q) - min(q)) * (max(K[a]) - min(K[a]))
+
+
+@kind("visible-one-anchors", "construction", "logits", "multiplicities", "epsilon", "bound",
+      work=lambda d: 20 * length_of(d["logits"]) * width_of(d["logits"]))
+def _visible_one_instance(data: dict):
+    """``rank_eps(A) <= bound`` for the logits instance (A = rowsoftmax(L + 1 (log m)^T)): L is
+    ``a 1^T + 1 b^T + q k^T`` (its double-centred matrix has rank <= 1, exactly), its spread S is
+    computed exactly, and the bound is at least the lemma's at S.  The multiplicities are more key
+    biases ``log m_j``: they change neither the spread nor the lemma (it holds for any weights)."""
+    construction = _construction(data["construction"])
+    L = matrix(data["logits"], "logits")
+    m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", len(L[0]), len(L[0]))]
+    eps = _epsilon(data["epsilon"])
+    bound = integer(data["bound"], "bound", 1)
+    spread = spread_of_rank_one(L)
+    visible_one_bound_holds(construction, spread, eps, bound)
+    judgment = {"judgment": "approx-rank-at-most", "instance": digest({"logits": L, "multiplicities": m}), "n": len(L), "epsilon": eps, "bound": bound}
+    return judgment, f"rank_eps <= {bound} at eps = {eps} on instance {judgment['instance'][:15]} (rank-one interaction, spread {spread}; {construction})"

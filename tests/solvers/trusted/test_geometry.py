@@ -1,0 +1,122 @@
+"""The geometry family: all-instance upper bounds (anchor rows, interpolated anchors), each kind
+accepting the lemma's least bound and rejecting one below it, hostile data, and the instance kind."""
+
+from fractions import Fraction
+from math import ceil, floor, pi, sqrt
+
+import pytest
+
+from solvers import certificates, trusted
+from solvers.trusted import geometry
+from solvers.trusted.core import discharges, digest
+
+
+def make(kind, data):
+    return certificates.make(kind, "test.claim", "sha256:0", {}, data)
+
+
+def check(kind, data):
+    return trusted.check(make(kind, data))
+
+
+def least_circle(construction, beta, eps):
+    x = pi * sqrt(beta) / eps if construction == "anchor-rows" else pi * sqrt(2 * beta / eps)
+    return ceil(x) if construction == "anchor-rows" else floor(x) + 1
+
+
+@pytest.mark.parametrize("construction", geometry.CONSTRUCTIONS)
+@pytest.mark.parametrize("beta", [1, 16, 64, 400, 10**4])
+def test_circle_accepts_the_lemma_bound_and_rejects_one_below(construction, beta):
+    eps = Fraction(1, 10)
+    k = least_circle(construction, beta, 0.1)
+    j = check("circle-anchors", {"construction": construction, "beta": beta, "epsilon": "1/10", "bound": k}).judgment
+    assert j == {"judgment": "approx-rank-at-most-every", "family": "circle", "beta_up_to": beta, "epsilon": "1/10", "bound": k}
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": construction, "beta": beta, "epsilon": "1/10", "bound": k - 1})
+    assert eps  # the bound is per epsilon: at eps = 1/20 the same k is too small
+    with pytest.raises(certificates.CertificateError):
+        check("circle-anchors", {"construction": construction, "beta": beta, "epsilon": "1/20", "bound": k})
+
+
+def test_the_better_constant_is_better_below_one_and_the_issue_value_holds():
+    # ceil(pi sqrt(beta)/eps) at beta = 64, eps = 1/10 is 252 (docs); the interpolated bound is 113
+    assert least_circle("anchor-rows", 64, 0.1) == 252 and least_circle("interpolated-anchors", 64, 0.1) == 113
+    for beta in (1, 4, 16, 256, 1024, 10**4):
+        assert least_circle("interpolated-anchors", beta, 0.1) < least_circle("anchor-rows", beta, 0.1)
+
+
+def test_beta_zero_is_rank_one():
+    j = check("circle-anchors", {"construction": "anchor-rows", "beta": 0, "epsilon": "1/2", "bound": 1}).judgment
+    assert j["bound"] == 1
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"construction": "anchor-rows", "beta": -1, "epsilon": "1/10", "bound": 5}, "beta must be >= 0"),
+    ({"construction": "anchor-rows", "beta": 1, "epsilon": 1, "bound": 5}, "epsilon"),
+    ({"construction": "anchor-rows", "beta": 1, "epsilon": "1/10", "bound": 0}, "bound"),
+    ({"construction": "anchor-rows", "beta": 1, "epsilon": "1/10", "bound": True}, "bound"),
+    ({"construction": "fourier", "beta": 1, "epsilon": "1/10", "bound": 50}, "construction"),
+    ({"construction": "anchor-rows", "beta": "1e5", "epsilon": "1/10", "bound": 50}, "beta"),
+])
+def test_hostile_circle_data_is_rejected(data, message):
+    with pytest.raises(certificates.CertificateError, match=message):
+        check("circle-anchors", data)
+
+
+def test_an_all_instance_judgment_discharges_by_the_rules():
+    j = check("circle-anchors", {"construction": "interpolated-anchors", "beta": 64, "epsilon": "1/10", "bound": 113}).judgment
+    need = {"judgment": "approx-rank-at-most-every", "family": "circle", "epsilon": "1/10"}
+    assert discharges(j, {**need, "beta_up_to": 16, "bound": 126})  # smaller beta, larger bound
+    assert discharges(j, {**need, "beta_up_to": 64, "bound": 113, "epsilon": "1/5"})  # a larger epsilon
+    assert not discharges(j, {**need, "beta_up_to": 256, "bound": 500})  # a larger beta is not covered
+    assert not discharges(j, {**need, "beta_up_to": 64, "bound": 112})
+    assert not discharges(j, {**need, "beta_up_to": 64, "bound": 113, "epsilon": "1/20"})
+    assert not discharges(j, {**need, "family": "rank-one-interaction", "beta_up_to": 64, "bound": 113})
+
+
+@pytest.mark.parametrize("construction", geometry.CONSTRUCTIONS)
+def test_rank_one_every_is_exact(construction):
+    eps, S = Fraction(1, 10), Fraction(64)
+    k = max(1, ceil(sqrt(S) / (2 * eps))) if construction == "anchor-rows" else floor(sqrt(S / (2 * eps))) + 2
+    assert k == (40 if construction == "anchor-rows" else 19)
+    j = check("visible-one-anchors-every", {"construction": construction, "spread": 64, "epsilon": "1/10", "bound": k}).judgment
+    assert j["family"] == "rank-one-interaction" and j["spread_up_to"] == 64 and j["bound"] == k
+    with pytest.raises(certificates.CertificateError, match="below"):
+        check("visible-one-anchors-every", {"construction": construction, "spread": 64, "epsilon": "1/10", "bound": k - 1})
+
+
+def rank_one_logits(n, bias):
+    """L = a 1^T + 1 b^T + q k^T with large row and key biases (+-bias)."""
+    q = [Fraction(i, n) * 4 for i in range(n)]
+    k = [Fraction((-1) ** j * j, n) for j in range(n)]
+    a = [Fraction(bias * (-1) ** i) for i in range(n)]
+    b = [Fraction(bias * ((j % 3) - 1)) for j in range(n)]
+    return [[a[i] + b[j] + q[i] * k[j] for j in range(n)] for i in range(n)], (max(q) - min(q)) * (max(k) - min(k))
+
+
+def test_the_instance_kind_computes_the_spread_exactly_with_large_biases():
+    L, S = rank_one_logits(9, 300)
+    assert geometry.spread_of_rank_one(L) == S
+    brute = max(abs(L[i][j] - L[i][jj] - L[ii][j] + L[ii][jj]) for i in range(9) for ii in range(9) for j in range(9) for jj in range(9))
+    assert brute == S
+    k = max(1, ceil(sqrt(S) / Fraction(2, 10)))
+    data = {"construction": "anchor-rows", "logits": L, "multiplicities": [1] * 9, "epsilon": "1/10", "bound": k}
+    j = check("visible-one-anchors", data).judgment
+    assert j["judgment"] == "approx-rank-at-most" and j["bound"] == k and j["n"] == 9
+    assert j["instance"] == digest({"logits": L, "multiplicities": [1] * 9})
+    with pytest.raises(certificates.CertificateError, match="below"):
+        check("visible-one-anchors", {**data, "bound": k - 1})
+
+
+def test_the_instance_kind_rejects_a_rank_two_interaction():
+    L, _ = rank_one_logits(6, 5)
+    L[2][3] += 1  # breaks a 1^T + 1 b^T + q k^T
+    with pytest.raises(certificates.CertificateError, match="rank >= 2"):
+        check("visible-one-anchors", {"construction": "anchor-rows", "logits": L, "multiplicities": [1] * 6, "epsilon": "1/10", "bound": 1000})
+
+
+def test_the_instance_kind_rejects_hostile_shapes():
+    with pytest.raises(certificates.CertificateError):
+        check("visible-one-anchors", {"construction": "anchor-rows", "logits": [[0, 1], [2]], "multiplicities": [1, 1], "epsilon": "1/10", "bound": 3})
+    with pytest.raises(certificates.CertificateError, match="multiplicit"):
+        check("visible-one-anchors", {"construction": "anchor-rows", "logits": [[0, 1], [2, 3]], "multiplicities": [1, 0], "epsilon": "1/10", "bound": 3})
