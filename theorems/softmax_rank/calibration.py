@@ -60,6 +60,7 @@ CORPUS_FILE = Path(__file__).with_name("calibration_corpus.txt")
 DENOMINATOR = 1 << 10  # queries and keys rounded to multiples of 2^-10: the rationalisation
 TAUS = (Fraction(1, 4), Fraction(1), Fraction(4))  # tolerance grid of r_tau, in logit units of L
 PLOT_TAU = Fraction(1)
+SUBSPACE_TAU = Fraction(1)  # the tau whose r_tau-dimensional interaction subspace is certified with its residual
 MULTIPLIERS = (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4))  # the paper's temperature grid (beta x c)
 ALL_HEADS = encoder.LAYERS * encoder.HEADS
 
@@ -136,10 +137,20 @@ class HeadResult:
     lower_rows: list
     lower_groups: list
     sink: float  # mean over rows of the largest attention weight (display only)
+    subspace: tuple  # (F, G): L_k = F G, the rank-r_tau truncation of L P at SUBSPACE_TAU, rounded
 
     @property
     def name(self) -> str:
         return head_name(self.layer, self.head)
+
+
+def interaction_subspace(L: list[list[Fraction]], k: int) -> tuple[list, list]:
+    """(F, G) with ``L_k = F G`` (n x k times k x N, rational): the float rank-k truncated SVD of L P, rounded
+    to multiples of 2^-20 (a proposal; the checker decides the residual of whatever L_k this is)."""
+    M = np.array([[float(v) for v in row] for row in D.centred(L)])
+    U, s, Vt = np.linalg.svd(M)
+    k = max(k, 1)
+    return D.rational_matrix(U[:, :k] * s[:k], 1 << 20), D.rational_matrix(Vt[:k, :], 1 << 20)
 
 
 def analyse(layer: int, head: int, sentence: int, multiplier: Fraction, eps: Fraction) -> HeadResult:
@@ -152,7 +163,20 @@ def analyse(layer: int, head: int, sentence: int, multiplier: Fraction, eps: Fra
     A = D.attention_floats(L)
     rows, groups = D.search_grouped(A, eps)
     return HeadResult(layer, head, sentence, len(L), L, r, r_tau, k, F, G, list(rows), [list(g) for g in groups],
-                      float(A.max(axis=1).mean()))
+                      float(A.max(axis=1).mean()), interaction_subspace(L, r_tau[SUBSPACE_TAU]))
+
+
+def subspace_logits(res: HeadResult) -> list[list[Fraction]]:
+    """``L_k = F G`` exactly."""
+    F, G = res.subspace
+    P = D.product(F, G)
+    return [[Fraction(int(v.p), int(v.q)) for v in row] for row in P.tolist()]
+
+
+def residual_size(res: HeadResult) -> float:
+    """``max_i 2 tanh(osc_i / 4)`` for ``E = L - L_k`` (display only; the checker proves each row within its own)."""
+    E = np.array([[float(a - b) for a, b in zip(r1, r2)] for r1, r2 in zip(res.logits, subspace_logits(res))])
+    return float(np.max(2 * np.tanh(np.ptp(E, axis=1) / 4)))
 
 
 PROGRESS_FROM = 48  # head-sentences from which a run reports its progress on stderr
@@ -364,6 +388,12 @@ class Calibration(Claim):
                                      instance=instance, n=res.n, epsilon=eps, bound=res.upper))
             verify.append(obligation(f"{where}: rank_eps(A) >= {len(res.lower_rows)} at eps = {eps}", "approx-rank-at-least",
                                      instance=instance, n=res.n, epsilon=eps, bound=len(res.lower_rows)))
+            Lk = subspace_logits(res)
+            k = len(res.subspace[1])
+            verify.append(obligation(f"{where}: L_k (the truncated SVD of L P at k = r_tau = {k}, tau = {SUBSPACE_TAU}) has rank <= {k}",
+                                     "rank-at-most", matrix=digest(Lk), rows=res.n, cols=res.n, bound=k))
+            verify.append(obligation(f"{where}: every row of A within 2 tanh(osc_i/4) of rowsoftmax(L_k) (osc_i: row range of L - L_k)",
+                                     "residual-within", logits=L, approximation=digest(Lk)))
         reach = (f"{point['heads']} of the 72 heads x {point['sentences']} sentence(s) of the corpus at c = {c}, eps = {eps} "
                  f"(rationalised queries and keys)")
         return Obligations(verify=tuple(verify), reach=reach)
@@ -382,6 +412,9 @@ class Calibration(Claim):
                 ev.certify("visible-dimension", {"logits": res.logits, "tau": tau, "count": count})
             ev.certify("approx-rank-upper", D.upper_certificate_data(res.logits, None, eps, res.left, res.right))
             ev.certify("approx-rank-lower", D.lower_certificate_data(res.logits, None, eps, res.lower_rows, res.lower_groups))
+            Lk = subspace_logits(res)
+            ev.certify("rank-upper", {"matrix": Lk, "left": res.subspace[0], "right": res.subspace[1]})
+            ev.certify("residual-bound", {"logits": res.logits, "approximation": Lk})
             progress.step()
             ev.poll()
         self._report(point, results, ev)
@@ -393,6 +426,7 @@ class Calibration(Claim):
                                     "exact from there": True, "model": "all-MiniLM-L6-v2 (6 layers x 12 heads, head dimension 32)"})
         ev.fact("heads", [{"head": r.name, "layer": r.layer, "sentence": r.sentence, "n": r.n, "r": r.r,
                            "r_tau": {str(t): r.r_tau[t] for t in TAUS}, "lower": len(r.lower_rows), "upper": r.upper,
+                           f"residual of the r_tau-subspace at tau = {SUBSPACE_TAU}": f"{residual_size(r):.3f}",
                            "max weight (mean over rows)": f"{r.sink:.3f}"} for r in results])
         capped = [r for r in results if r.n - 1 > encoder.HEAD_DIM]
         ev.fact("reduction", {

@@ -154,7 +154,7 @@ def test_default_point_is_verified_by_its_obligations(checked):
     assert outcome.status == "verified", outcome.message
     needed = claim.obligations(point)
     heads = len(S7.head_selection(point["heads"]))
-    assert len(needed.verify) == heads * (1 + len(S7.TAUS) + 2)
+    assert len(needed.verify) == heads * (1 + len(S7.TAUS) + 2 + 2)  # r, r_tau per tau, both bounds, the subspace
     accepted = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
     assert all(first_discharging(accepted, o) for o in needed.verify)
     assert rung(outcome.status, needed.reach).startswith("verified up to 4 of the 72 heads x 1 sentence(s)")
@@ -171,6 +171,15 @@ def test_numbers_are_consistent_with_exact_recomputation(checked):
         assert 1 <= len(res.lower_rows) <= res.upper <= res.n
     table = outcome.facts["heads"]
     assert [row["head"] for row in table] == [S7.head_name(l, h) for l, h in S7.head_selection(point["heads"])]
+
+
+def test_interaction_subspace_residual_is_within_the_s6_bound(checked):
+    claim, point, outcome = checked
+    for res in S7.plan(point):
+        k = res.r_tau[S7.SUBSPACE_TAU]
+        assert len(res.subspace[1]) == k and S7.exact.rank(S7.subspace_logits(res)) <= k
+        # ||E||_max <= sigma_{k+1} <= tau (Eckart-Young), so each row moves by at most 2 tanh(tau/2) (S6)
+        assert S7.residual_size(res) <= 2 * math.tanh(float(S7.SUBSPACE_TAU) / 2) + 1e-6
 
 
 def test_head_dimension_caps_r_on_the_long_sentence():
@@ -212,6 +221,9 @@ def test_broken_witnesses_are_refused(checked):
     if len(res.lower_rows) >= 2:
         swapped = [res.lower_groups[1], res.lower_groups[0], *res.lower_groups[2:]]
         rejected("approx-rank-lower", D.lower_certificate_data(res.logits, None, eps, res.lower_rows, swapped))
+    Lk = S7.subspace_logits(res)
+    F, G = res.subspace
+    rejected("rank-upper", {"matrix": Lk, "left": [r[:-1] for r in F], "right": G[:-1]})  # one rank short: F G is not L_k
     everything = list(range(res.n))
     rejected("approx-rank-lower", D.lower_certificate_data(res.logits, None, eps, [0, 1], [everything, everything]))  # groups overlap
 
