@@ -34,12 +34,17 @@ def as_fraction(value) -> Fraction:
 
 
 def integer_rows(matrix: Matrix) -> list[list[int]]:
-    """Scale each row by the lcm of its denominators: same rank, integer entries."""
+    """Scale each row by the lcm of its denominators: same rank, integer entries.
+
+    In integers throughout (``p * (scale // q)``): building a Fraction per entry
+    cost more than the rank itself.
+    """
     out = []
     for row in matrix:
-        row = [as_fraction(v) for v in row]
-        scale = lcm(*(v.denominator for v in row)) if row else 1
-        out.append([int(v * scale) for v in row])
+        row = [v if type(v) is int or type(v) is Fraction else as_fraction(v) for v in row]
+        dens = {v.denominator for v in row if type(v) is Fraction and v.denominator != 1}
+        scale = lcm(*dens) if dens else 1
+        out.append([v * scale if type(v) is int else v.numerator * (scale // v.denominator) for v in row])
     return out
 
 
@@ -51,10 +56,10 @@ def fmpq_matrix(matrix: Matrix) -> flint.fmpq_mat:
 
 
 def rank(matrix: Matrix) -> int:
-    """The exact rank over Q."""
+    """The exact rank over Q: of the row-scaled integer matrix (``fmpz_mat``), the same rank."""
     if not matrix or not matrix[0]:
         return 0
-    return fmpq_matrix(matrix).rank()
+    return flint.fmpz_mat(integer_rows(matrix)).rank()
 
 
 def rank_mod_p(matrix: Matrix, prime: int = DEFAULT_PRIME) -> int:

@@ -40,12 +40,13 @@ from fractions import Fraction
 from typing import Hashable, Iterator, NamedTuple
 
 import flint
-import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linprog
-import z3
 
-from solvers import smt
+from solvers import lazy, smt
+from solvers.lazy import numpy as np, z3
+
+# scipy is imported on first use: `attnproof list` and `verify` import this module and solve nothing.
+sp = lazy.submodule("scipy.sparse")
+_optimize = lazy.submodule("scipy.optimize")
 
 SENSES = (">", ">=", "=", "<=", "<")
 _COMPARE = {">": operator.gt, ">=": operator.ge, "=": operator.eq,
@@ -56,20 +57,24 @@ _DENOMINATORS = (10**3, 10**6, 10**9, 10**12, None)
 
 
 class Row(NamedTuple):
-    coefs: dict[int, Fraction]
+    coefs: dict[int, int | Fraction]  # exact: an int where the coefficient is one
     sense: str
-    rhs: Fraction
+    rhs: int | Fraction
     label: Hashable = None
 
 
-def _exact(value) -> Fraction:
-    # Floats are refused so that no rounded number can enter a verdict unnoticed.
-    if isinstance(value, (float, complex, np.floating)):
-        raise TypeError(f"exact rational expected, got float {value!r}")
-    if type(value) is Fraction:
+def _exact(value) -> int | Fraction:
+    """An exact rational: ints stay ints (a Fraction per integer coefficient cost more than the
+    LP), everything else becomes a Fraction.  Floats are refused so that no rounded number can
+    enter a verdict unnoticed."""
+    if type(value) is int or type(value) is Fraction:
         return value
+    if isinstance(value, (float, complex)) or type(value).__module__ == "numpy" and isinstance(value, np.floating):
+        raise TypeError(f"exact rational expected, got float {value!r}")
     if isinstance(value, flint.fmpq):
         return Fraction(int(value.p), int(value.q))
+    if isinstance(value, int):  # bool and other int subclasses
+        return int(value)
     return Fraction(value)
 
 
@@ -92,16 +97,38 @@ class LinearSystem:
     def add(self, coefs: dict, sense: str, rhs=0, label=None) -> int:
         if sense not in SENSES:
             raise ValueError(f"sense must be one of {SENSES}, got {sense!r}")
-        exact = {}
+        exact, n = {}, self.nvars
         for j, c in coefs.items():
-            j = operator.index(j)
-            if not 0 <= j < self.nvars:
-                raise IndexError(f"variable index {j} out of range 0..{self.nvars - 1}")
-            c = _exact(c)
+            if type(j) is not int:
+                j = operator.index(j)
+            if not 0 <= j < n:
+                raise IndexError(f"variable index {j} out of range 0..{n - 1}")
+            if type(c) is not int and type(c) is not Fraction:
+                c = _exact(c)
             if c:
                 exact[j] = c
         self.rows.append(Row(exact, sense, _exact(rhs), label))
         return len(self.rows) - 1
+
+    def integer_rows(self) -> list[tuple[dict[int, int], str, int]]:
+        """Each row times the lcm of its denominators: ``(coefficients, sense, rhs)`` in integers (cached)."""
+        cached = getattr(self, "_integer", None)
+        if cached is not None and len(cached) == len(self.rows):
+            return cached
+        out = []
+        for coefs, sense, rhs, _ in self.rows:
+            dens = {c.denominator for c in coefs.values() if type(c) is not int}
+            if type(rhs) is not int:
+                dens.add(rhs.denominator)
+            e = math.lcm(*dens) if dens else 1
+            if e == 1:
+                out.append((coefs if all(type(c) is int for c in coefs.values()) else {j: int(c) for j, c in coefs.items()},
+                            sense, int(rhs)))
+            else:
+                out.append(({j: c.numerator * (e // c.denominator) for j, c in coefs.items()}, sense,
+                            rhs.numerator * (e // rhs.denominator)))
+        self._integer = out
+        return out
 
 
 @dataclass
@@ -126,11 +153,10 @@ def holds(system: LinearSystem, point) -> bool:
     xs = [_exact(v) for v in point]
     d = math.lcm(*(x.denominator for x in xs)) if xs else 1
     X = [x.numerator * (d // x.denominator) for x in xs]
-    # Integer arithmetic throughout: row i times its common denominator e, x times d.
-    for coefs, sense, rhs, _ in system.rows:
-        e = math.lcm(rhs.denominator, *(c.denominator for c in coefs.values()))
-        lhs = sum(c.numerator * (e // c.denominator) * X[j] for j, c in coefs.items())
-        if not _COMPARE[sense](lhs, rhs.numerator * (e // rhs.denominator) * d):
+    # Integer arithmetic throughout: row i times its common denominator (cached), x times d.
+    for coefs, sense, rhs in system.integer_rows():
+        lhs = sum(c * X[j] for j, c in coefs.items())
+        if not _COMPARE[sense](lhs, rhs * d):
             return False
     return True
 
@@ -275,7 +301,7 @@ def _linprog(c, A_ub, b_ub, A_eq, b_eq, bounds, time_limit):
     options = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
     if time_limit is not None:
         options["time_limit"] = max(time_limit, 1e-3)
-    return linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds,
+    return _optimize.linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds,
                    method="highs", options=options)
 
 

@@ -13,8 +13,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-import z3
-from z3.z3util import get_vars
+from solvers.lazy import z3
 
 
 @dataclass
@@ -26,6 +25,8 @@ class SmtResult:
 
 
 def _variables(constraints) -> dict[str, z3.ExprRef]:
+    from z3.z3util import get_vars
+
     found: dict[str, z3.ExprRef] = {}
     for c in constraints:
         for v in get_vars(c):

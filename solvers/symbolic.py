@@ -8,7 +8,7 @@ polynomial in ``e`` nonnegative — a sufficient, exactly checked criterion
 
 from __future__ import annotations
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 
 def shifted_coefficients(p: sp.Expr, var: sp.Symbol, start) -> list:

@@ -23,6 +23,7 @@ Everything is exact (``fractions.Fraction``); a float anywhere is refused.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
@@ -197,7 +198,7 @@ class TokenwiseHead:
         if self.kernel is not None:
             for q in range(size):
                 for x in range(size):
-                    if sum((a * b for a, b in zip(phi[q], psi[x])), Fraction(0)) != self.kernel(q, x):
+                    if sum((a * b for a, b in zip(phi[q], psi[x]) if a and b), Fraction(0)) != self.kernel(q, x):
                         raise ValueError(f"kernel formula differs from <phi, psi> at q={q}, x={x}")
         values = [_exact(self.value(x)) for x in range(size)]
         dim = len(values[0])
@@ -212,8 +213,9 @@ class TokenwiseHead:
         return phi, psi, U
 
 
+@functools.lru_cache(maxsize=4096)
 def softmax_weight(base: Fraction, score: int) -> Fraction:
-    """``e^{-beta s}`` with ``beta = ln base``: exactly ``base^{-s}``."""
+    """``e^{-beta s}`` with ``beta = ln base``: exactly ``base^{-s}`` (cached: tables ask for the same few)."""
     return Fraction(1) / Fraction(base) ** score
 
 
@@ -272,9 +274,12 @@ class ScoreHead:
 
     def tables(self, m: int) -> tuple[list[list[Fraction]], list[list[Fraction]]]:
         """``kappa`` and ``U`` as triangular tables ``[w][s]``, 0 <= s <= w <= m."""
+        def exact(v):
+            return v if type(v) is Fraction else Fraction(v)
+
         return (
-            [[Fraction(self.kappa(w, s)) for s in range(w + 1)] for w in range(m + 1)],
-            [[Fraction(self.value(w, s)) for s in range(w + 1)] for w in range(m + 1)],
+            [[exact(self.kappa(w, s)) for s in range(w + 1)] for w in range(m + 1)],
+            [[exact(self.value(w, s)) for s in range(w + 1)] for w in range(m + 1)],
         )
 
 
@@ -351,32 +356,82 @@ def token_sequence(w: int, scores: Sequence[int]) -> tuple[int, ...]:
     return tuple((1 << s) - 1 for s in scores) + (q,)
 
 
-def sweep_scores(head: ScoreHead, m: int, n: int, poll=lambda: None, tolerance: Fraction = HALF) -> Sweep:
+def gap_form(kappa_rows, value_rows) -> tuple[Fraction, Fraction] | None:
+    """(r, c) when ``kappa(w, s) = a_w r^s`` (a_w, r > 0) and ``U(w, s) = s + c`` on the tables; else None.
+
+    Then ``y - T = c + sum_j d_j r^{d_j} / sum_j r^{d_j}`` with the gaps
+    ``d_j = s_j - T``: the error depends on the gaps above the minimum only
+    (the trusted ``score-statistic`` check proves this in its docstring).
+    """
+    c, r = value_rows[0][0], None
+    line, geometric = [s + c for s in range(len(value_rows))], {}  # a_w -> a_w r^s, s <= m
+    for w, (k, u) in enumerate(zip(kappa_rows, value_rows)):
+        if k[0] <= 0 or u != line[:w + 1]:
+            return None
+        if w >= 1:
+            r = k[1] / k[0] if r is None else r
+            if k[0] not in geometric:
+                powers = [k[0]]
+                for _ in range(len(kappa_rows)):
+                    powers.append(powers[-1] * r)
+                geometric[k[0]] = powers
+            if k != geometric[k[0]][:w + 1]:
+                return None
+    return (r, c) if r is not None and r > 0 else None
+
+
+def sweep_scores(head: ScoreHead, m: int, n: int, poll=lambda: None, tolerance: Fraction = HALF,
+                 reduce: bool = True) -> Sweep:
     """Evaluate a score-statistic head on every achievable statistic (see :class:`ScoreHead`).
 
     Exact: per ``w`` the rows ``kappa(w, .)`` and ``U(w, .)`` are scaled to
     integers (a positive scale changes no error), so each point costs a few
     integer operations; the worst error is kept as an exact fraction.
+
+    When the head has the gap form (:func:`gap_form`, e.g. softmax with values
+    ``<q,x>``), a statistic ``(w, S)`` with minimum T has the error of
+    ``(w - T, S - T)``, so only the statistics with minimum 0 are evaluated,
+    each standing for the ``m - w + 1`` statistics ``(w + T, S + T)``: ``inputs``
+    still counts every statistic, ``points`` the evaluations.  The worst error,
+    the worst input and the first failure are those of the full walk (in the
+    walk's order the first statistic with a given error has minimum 0).
+    ``reduce=False`` walks every statistic.
     """
     from itertools import combinations_with_replacement
     from math import lcm
 
     sweep = Sweep()
     kappa_rows, value_rows = head.tables(m)
+    form = gap_form(kappa_rows, value_rows) if reduce else None
+    gaps = form is not None
+    if gaps:  # weights r^s = P^s / Q^s, as P^s Q^(w-s) per w (a positive scale), values den(c) (s + c)
+        (p, q), c = (form[0].numerator, form[0].denominator), form[1]
+        powers_p, powers_q = [p**s for s in range(m + 1)], [q**s for s in range(m + 1)]
     for w in range(m + 1):
         poll()
-        scale_k = lcm(*(k.denominator for k in kappa_rows[w]))
-        scale_u = lcm(*(u.denominator for u in value_rows[w]))
-        K = [int(k * scale_k) for k in kappa_rows[w]]
-        U = [int(u * scale_u) for u in value_rows[w]]
+        if gaps:
+            K = [powers_p[s] * powers_q[w - s] for s in range(w + 1)]
+            scale_u = c.denominator
+            U = [s * scale_u + c.numerator for s in range(w + 1)]
+        else:
+            scale_k = lcm(*(k.denominator for k in kappa_rows[w]))
+            scale_u = lcm(*(u.denominator for u in value_rows[w]))
+            K = [int(k * scale_k) for k in kappa_rows[w]]
+            U = [int(u * scale_u) for u in value_rows[w]]
         best_num, best_den = (sweep.worst.numerator, sweep.worst.denominator) if sweep.points else (-1, 1)
-        for scores in combinations_with_replacement(range(w + 1), n - 1):
+        if not gaps:
+            walk, stands_for = combinations_with_replacement(range(w + 1), n - 1), 1
+        elif n >= 2:
+            walk, stands_for = ((0,) + rest for rest in combinations_with_replacement(range(w + 1), n - 2)), m - w + 1
+        else:
+            walk, stands_for = iter([()] if w == 0 else []), m + 1
+        for scores in walk:
             target = scale_u * (scores[0] if scores else w)
             total = K[w] + sum(K[s] for s in scores)
             num = abs(K[w] * (U[w] - target) + sum(K[s] * (U[s] - target) for s in scores))
             den = scale_u * total
             sweep.points += 1
-            sweep.inputs += 1
+            sweep.inputs += stands_for
             # error = num/den; compare by cross-multiplying, build a Fraction only when needed
             if num * best_den > best_num * den:
                 best_num, best_den = num, den

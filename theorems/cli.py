@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import keyword
 import os
 import sys
 import time
@@ -255,21 +256,44 @@ def cmd_list(args) -> int:
 
 
 def cmd_new(args) -> int:
-    """Write a conjecture module from the template; it checks and verifies as it stands."""
+    """Write a conjecture module from the template into the project's ``conjectures/`` folder.
+
+    It checks and verifies as it stands, and is registered by being there (see
+    :mod:`theorems.registry`): no environment variable.  Refused: a NAME that is not an
+    identifier, one that shadows a module (``os``, ``theorems``, an installed package),
+    one whose claim id or short name a registered claim already has.
+    """
     from importlib.resources import files
 
+    from theorems import registry as registration
+
     name = args.name
-    if not name.isidentifier() or name.startswith("_"):
+    if not name.isidentifier() or name.startswith("_") or keyword.iskeyword(name):
         raise UsageError(f"NAME must be a Python identifier not starting with '_' (it becomes a module name), got {name!r}")
-    path = os.path.join(args.dir, f"{name}.py")
+    taken = registration.shadowed(name)
+    if taken:
+        raise UsageError(f"NAME {name!r} would shadow the module {name} of {taken}; choose another NAME")
+    project = registration.find_project()
+    folder = args.dir if args.dir is not None else os.path.join(project.root, registration.CONJECTURES_FOLDER)
+    path = os.path.join(folder, f"{name}.py")
     if os.path.exists(path):
         raise UsageError(f"{path} exists; choose another NAME or remove it")
+    claim_id = f"conjectures.{name}"
+    clash = [c for c in registry() if c == claim_id or c.endswith("." + name)]
+    if clash:
+        raise UsageError(f"a claim {clash[0]!r} is already registered: {name!r} would name it too; choose another NAME")
     template = files("theorems.conjectures").joinpath("template.py.in").read_text(encoding="utf-8")
     title = name.replace("_", " ").capitalize()
     cls = "".join(part.capitalize() for part in name.split("_") if part)
+    os.makedirs(folder, exist_ok=True)
     certificates.write_atomic(path, template.format(module=name, cls=cls, title=title))
-    print(f"wrote {path}\ncheck it with:  ATTNPROOF_CLAIMS={name} attnproof check {name}")
-    print(f'or register it in your package: [project.entry-points."attnproof.claims"] {name} = "{name}"')
+    shown = os.path.relpath(path)
+    if os.path.realpath(folder) == os.path.realpath(os.path.join(project.root, registration.CONJECTURES_FOLDER)):
+        print(f"wrote {shown} (registered: check, verify and report find every conjectures/*.py of the project {project.root})")
+    else:
+        print(f"wrote {shown}; register it in the pyproject.toml of your project: [tool.attnproof] conjectures = [\"{name}\"] "
+              "(the module must be importable from the project folder)")
+    print(f"next:\n  attnproof check {name}\n  attnproof verify {DEFAULT_OUT}\n  attnproof report")
     return 0
 
 
@@ -300,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("new", help="scaffold a conjecture module of your own")
     p.add_argument("name", metavar="NAME")
-    p.add_argument("--dir", default=".", help="folder to write NAME.py into (default: here)")
+    p.add_argument("--dir", default=None, help="folder to write NAME.py into (default: the project's conjectures/ folder)")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("report", help="write the proof report (static HTML and Markdown) from the last check's outcomes")

@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import sympy
-
 from solvers import certificates, lp, trusted
+from solvers.lazy import sympy  # loaded on first use: `attnproof list` renders no statement
 from solvers.trusted.core import discharges, encode
 
 STATUSES = ("verified", "refuted", "unknown")
@@ -526,18 +525,23 @@ _REGISTRY: dict[str, Claim] = {}
 
 
 def register(claim: Claim) -> Claim:
-    if not claim.id:
-        raise ValueError(f"{type(claim).__name__} has no id")
     if claim.id in _REGISTRY and type(_REGISTRY[claim.id]) is not type(claim):
         raise ValueError(f"two claims share the id {claim.id!r}")
+    _validate(claim)
+    _REGISTRY[claim.id] = claim
+    return claim
+
+
+def _validate(claim: Claim) -> None:
+    """A claim's own attributes are well formed (ValueError naming the first that is not)."""
+    if not claim.id:
+        raise ValueError(f"{type(claim).__name__} has no id")
     if claim.expected not in STATUSES:
         raise ValueError(f"{claim.id}: expected must be one of {STATUSES}")
     if claim.established not in LADDER:
         raise ValueError(f"{claim.id}: established must be one of {list(LADDER)}")
     if claim.relation not in RELATIONS:
         raise ValueError(f"{claim.id}: relation must be one of {list(RELATIONS)}")
-    _REGISTRY[claim.id] = claim
-    return claim
 
 
 def _claims_of(module) -> list[Claim]:
@@ -548,28 +552,12 @@ def _claims_of(module) -> list[Claim]:
 
 
 def _discover() -> None:
-    for package_name in BUILTIN_PACKAGES:
-        package = importlib.import_module(package_name)
-        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-            if info.name.startswith("_"):
-                continue
-            for claim in _claims_of(importlib.import_module(f"{package_name}.{info.name}")):
-                register(claim)
-    from importlib.metadata import entry_points
+    """Fill the registry from every source (see :mod:`theorems.registry`): all or nothing."""
+    from theorems import registry as registration
 
-    external = [entry.load() for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)]
-    names = [n.strip() for n in os.environ.get(MODULES_VARIABLE, "").split(",") if n.strip()]
-    if names and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    external += [importlib.import_module(name) for name in names]
-    for loaded in external:
-        if isinstance(loaded, Claim):
-            register(loaded)
-        elif isinstance(loaded, type) and issubclass(loaded, Claim):
-            register(loaded())
-        else:
-            for claim in _claims_of(loaded):
-                register(claim)
+    found = registration.discover(_validate)
+    for claim in found:
+        register(claim)
 
 
 def registry() -> dict[str, Claim]:

@@ -60,6 +60,28 @@ def test_score_sweep_equals_the_token_sweep(m, base):
     assert layer_error(base, att.token_sequence(w, scores), max(w, 1)) == by_scores.worst
 
 
+@given(st.integers(1, 12), st.integers(1, 4), st.fractions(min_value=Fraction(11, 10), max_value=8, max_denominator=10),
+       st.fractions(min_value=-1, max_value=1, max_denominator=4))
+def test_the_gap_reduced_score_sweep_equals_the_full_one(m, n, base, c):
+    """Softmax weights with values s + c have the gap form: the walk over minimum-0 statistics
+    finds the same worst error, worst input and first failure, and counts the same inputs."""
+    head = att.ScoreHead(lambda w, s: att.softmax_weight(base, s), lambda w, s: s + c)
+    assert att.gap_form(*head.tables(m)) == (1 / base, c)
+    reduced, full = att.sweep_scores(head, m, n), att.sweep_scores(head, m, n, reduce=False)
+    assert (reduced.worst, reduced.worst_input, reduced.failure) == (full.worst, full.worst_input, full.failure)
+    assert reduced.inputs == full.inputs == full.points
+    assert reduced.points < full.points or m == 1 or n == 1
+
+
+def test_a_head_without_the_gap_form_is_walked_whole():
+    # one value off the line s + c: no reduction, every statistic evaluated
+    head = att.ScoreHead(lambda w, s: att.softmax_weight(4, s), lambda w, s: Fraction(s) + (Fraction(1, 3) if (w, s) == (5, 2) else 0))
+    assert att.gap_form(*head.tables(6)) is None
+    assert att.sweep_scores(head, 6, 3).points == att.sweep_scores(head, 6, 3, reduce=False).points
+    weights = att.ScoreHead(lambda w, s: Fraction(1, 4 ** s) if (w, s) != (4, 3) else Fraction(1, 63), lambda w, s: Fraction(s))
+    assert att.gap_form(*weights.tables(6)) is None
+
+
 def layer_error(base, seq, m):
     return att.softmax_witness(m, base).layer().error(seq)
 

@@ -1,4 +1,4 @@
-"""Open conjecture: H rank-one heads solve exact length H+1 for every m.
+"""Worked example (b), open: H rank-one heads solve exact length H+1 for every m.
 
 Model as in K4 (``kernel_rank.multi_head``): H tokenwise heads of feature rank one
 (``kappa_h(q, x) = phi_h(q) psi_h(x)``; ``phi_h`` cancels in each head's average), one-hot
@@ -28,20 +28,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
-from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
+from theorems.api import Conjecture, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.kernel_rank import multi_head as mh
 
 
-class MultiHeadLength(Claim):
+class MultiHeadLength(Conjecture):
     id = "conjectures.multi_head_length"
     paper = "2608.11427"
+    source = "attnproof worked example"
     sentence = "(open) H rank-one heads solve Min-IP at exact length H+1 for every m."
     title = "H rank-one heads solve exact length H+1 for every m (open)"
-    relation = "a conjecture"
     expected = "unknown"
-    established = "open"
     uses = ("kernel_rank.multi_head", "kernel_rank.rank_one_short")
     parameters = (
         Parameter("H", 2, 1, 2, "number of rank-one heads; the length is H+1"),

@@ -25,19 +25,25 @@ small m and the range of n where ``C(M, n-1) >= m^{n-1}`` for m up to ``m_range`
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 from math import comb
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import counting, exact
 from theorems import attention as att
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.kernel_rank import COMMUNICATION
 
-_m = sp.Symbol("m", integer=True, positive=True)
-_n = sp.Symbol("n", integer=True, positive=True)
-_B, _N = sp.Symbol("B", nonnegative=True), sp.Function("N")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _m = sp.Symbol("m", integer=True, positive=True)
+    _n = sp.Symbol("n", integer=True, positive=True)
+    _B, _N = sp.Symbol("B", nonnegative=True), sp.Function("N")
+    return _m, _n, _B, _N
 
 # N(n) for n = 2, 3, ...: the planning values (m = 4 from n = 7 on stays 167: the closure's fixed point)
 N_TABLE = {4: (16, 71, 135, 160, 166, 167), 5: (32, 317, 1407, 3427, 5573, 6953)}
@@ -96,6 +102,7 @@ class CommunicationBound(Claim):
     )
 
     def statement(self) -> Statement:
+        _m, _n, _B, _N = _symbols()
         return Statement(
             hypotheses=(
                 (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m and length n"),

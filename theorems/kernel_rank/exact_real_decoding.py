@@ -30,19 +30,25 @@ decoders on every sequence, with ``base-decoding`` certificates.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import radicals
 from theorems import attention as att
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import EXACT_REAL
 
-_m = sp.Symbol("m", integer=True, positive=True)
-_n = sp.Symbol("n", integer=True, positive=True)
-_X, _q, _h = sp.symbols("X q h")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _m = sp.Symbol("m", integer=True, positive=True)
+    _n = sp.Symbol("n", integer=True, positive=True)
+    _X, _q, _h = sp.symbols("X q h")
+    return _m, _n, _X, _q, _h
 
 PRIMES = (2, 3, 5, 7, 11, 13, 17, 19)  # p_x = the (x+1)-th prime, for the tokens x of {0,1}^m, m <= 3
 
@@ -118,6 +124,7 @@ class ExactRealDecoding(Claim):
     )
 
     def statement(self) -> Statement:
+        _m, _n, _X, _q, _h = _symbols()
         y, T, R = sp.Function("y"), sp.Function("T"), sp.Function("R")
         p = sp.Function("p")
         return Statement(

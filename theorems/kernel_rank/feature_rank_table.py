@@ -33,8 +33,8 @@ import os
 import sys
 from fractions import Fraction
 
-import numpy as np
-import sympy as sp
+from solvers.lazy import numpy as np
+from solvers.lazy import sympy as sp
 
 from solvers import lp
 from theorems import attention as att

@@ -38,10 +38,11 @@ rank at exact length H+2 is ``2^{Theta_H(m)}``.  What is checked:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import lp
 from solvers.trusted.core import digest
@@ -383,8 +384,13 @@ def pair_types(m: int):
                 yield a, b
 
 
-_m, _H, _n = sp.symbols("m H n", integer=True, positive=True)
-_X = sp.Symbol("X")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _m, _H, _n = sp.symbols("m H n", integer=True, positive=True)
+    _X = sp.Symbol("X")
+    return _m, _H, _n, _X
 
 
 def _linear_form(coefs: dict, m: int) -> str:
@@ -412,6 +418,7 @@ class MultiHead(Claim):
     )
 
     def statement(self) -> Statement:
+        _m, _H, _n, _X = _symbols()
         y, T, D = sp.Function("y"), sp.Function("T"), sp.Function("D")
         s = sp.Symbol("s")
         return Statement(

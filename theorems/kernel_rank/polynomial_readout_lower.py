@@ -34,24 +34,31 @@ Gordan cross-check are reported beside it, as symbolic and unchecked facts.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import lp, orbits, symbolic
 from theorems import attention as att
 from theorems.core import Claim, Obligations, Parameter, Plot, Statement, obligation
 from theorems.kernel_rank import POLYNOMIAL
 
-_rho = sp.Symbol("rho", positive=True)
-_D = sp.Symbol("D", integer=True, positive=True)
-_m = sp.Symbol("m", integer=True, positive=True)
-_X, _q, _h = sp.symbols("X q h")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _rho = sp.Symbol("rho", positive=True)
+    _D = sp.Symbol("D", integer=True, positive=True)
+    _m = sp.Symbol("m", integer=True, positive=True)
+    _X, _q, _h = sp.symbols("X q h")
+    return _rho, _D, _m, _X, _q, _h
 
 
-def nodes(D: int, rho=_rho) -> list:
-    """``pi_k = k rho / (k rho + D + 2 - k)``, k = 1..D+1: the mass on z of ``(z^k, q^{D+2-k})``."""
+def nodes(D: int, rho=None) -> list:
+    """``pi_k = k rho / (k rho + D + 2 - k)``, k = 1..D+1: the mass on z of ``(z^k, q^{D+2-k})`` (rho symbolic by default)."""
+    rho = _symbols()[0] if rho is None else rho
     n = D + 2
     return [k * rho / (k * rho + n - k) for k in range(1, n)]
 
@@ -81,6 +88,7 @@ def extrapolation_constant(D: int) -> dict:
     (checked), so the nodes increase with k on rho > 0 and ``l_k(0)`` has the
     sign ``(-1)^{k-1}`` (0 lies left of every node).
     """
+    _rho, _D, _m, _X, _q, _h = _symbols()
     pts = nodes(D)
     n = D + 2
     difference_ok = all(
@@ -125,6 +133,7 @@ def affine_gordan(q: int, z: int) -> tuple[list, list, dict]:
     weight ``|l_k(0)|`` on the side of the sign of ``l_k(0)``.  Returns the rows,
     weights and the combined linear form (zero for a Gordan certificate).
     """
+    _rho, _D, _m, _X, _q, _h = _symbols()
     ells = [sp.Rational(v) for v in (ell.subs(_rho, 1) for ell in lagrange_at_zero(nodes(1)))]
     rows, weights, total = [], [], {}
     for a, b in ((q, z), (z, q)):
@@ -222,6 +231,7 @@ class PolynomialReadoutLower(Claim):
     )
 
     def statement(self) -> Statement:
+        _rho, _D, _m, _X, _q, _h = _symbols()
         y, T = sp.Function("y"), sp.Function("T")
         return Statement(
             hypotheses=(
@@ -260,6 +270,7 @@ class PolynomialReadoutLower(Claim):
         return {D: tokens(D) for D in range(1, point["D_max"] + 1)}
 
     def run(self, point: dict, ev) -> None:
+        _rho, _D, _m, _X, _q, _h = _symbols()
         lambdas = {}
         for D, (m, q, z) in self.witness(point).items():
             ev.poll()
@@ -340,6 +351,7 @@ class PolynomialReadoutLower(Claim):
 
     def plots(self, record: dict) -> list[Plot]:
         """``Lambda_D(rho) / (2^{D+1} - 1)`` for each D: it crosses 1 exactly at rho = 1."""
+        _rho, _D, _m, _X, _q, _h = _symbols()
         lambdas = dict((record.get("facts") or {}).get("symbolic_lambda") or {})
         lambdas.pop("rests_on", None)
         rhos = tuple(k / 20 for k in range(1, 61))

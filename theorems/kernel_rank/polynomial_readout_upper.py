@@ -22,10 +22,11 @@ certificates naming g_D by digest): it reaches D = 1..3, m <= m_statistic.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from math import comb
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import orbits
 from solvers.trusted.core import digest
@@ -33,11 +34,16 @@ from theorems import attention as att
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import POLYNOMIAL
 
-_D = sp.Symbol("D", integer=True, positive=True)
-_k = sp.Symbol("k", integer=True, nonnegative=True)
-_i = sp.Symbol("i", integer=True, positive=True)
-_m = sp.Symbol("m", integer=True, positive=True)
-_X, _q, _h = sp.symbols("X q h")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _D = sp.Symbol("D", integer=True, positive=True)
+    _k = sp.Symbol("k", integer=True, nonnegative=True)
+    _i = sp.Symbol("i", integer=True, positive=True)
+    _m = sp.Symbol("m", integer=True, positive=True)
+    _X, _q, _h = sp.symbols("X q h")
+    return _D, _k, _i, _m, _X, _q, _h
 
 
 def product_factor(D, k, i):
@@ -99,6 +105,7 @@ def prove_selector_identity() -> dict:
     ``binomial(e, k + e)`` has lower index above its nonnegative integer upper
     index, which sympy evaluates to 0.
     """
+    _D, _k, _i, _m, _X, _q, _h = _symbols()
     e = sp.Symbol("e", integer=True, nonnegative=True)
     kp = sp.Symbol("k", integer=True, positive=True)
     closed = sp.product(product_factor(_D, _k, _i), (_i, 1, _D))
@@ -134,6 +141,7 @@ class PolynomialReadoutUpper(Claim):
     )
 
     def statement(self) -> Statement:
+        _D, _k, _i, _m, _X, _q, _h = _symbols()
         y, T, P = sp.Function("y"), sp.Function("T"), sp.Function("P_q")
         kappa = sp.Function("kappa")
         u = sp.Symbol("u")

@@ -43,7 +43,7 @@ from __future__ import annotations
 import sys
 from fractions import Fraction
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import lp
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation

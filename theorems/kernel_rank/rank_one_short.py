@@ -21,9 +21,10 @@ re-checked by the trusted checker: it reaches m <= max(m, m_statistic).
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import orbits
 from solvers.trusted.core import digest
@@ -31,9 +32,14 @@ from theorems import attention as att
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import LENGTH_TWO
 
-_s, _w, _c = sp.symbols("s w c", real=True)
-_m, _n = sp.symbols("m n", integer=True, positive=True)
-_X, _q, _x = sp.symbols("X q x")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _s, _w, _c = sp.symbols("s w c", real=True)
+    _m, _n = sp.symbols("m n", integer=True, positive=True)
+    _X, _q, _x = sp.symbols("X q x")
+    return _s, _w, _c, _m, _n, _X, _q, _x
 
 
 def readout_value(w, s, c=0):
@@ -56,6 +62,7 @@ class RankOneShort(Claim):
     )
 
     def statement(self) -> Statement:
+        _s, _w, _c, _m, _n, _X, _q, _x = _symbols()
         y, T, kappa = sp.Function("y"), sp.Function("T"), sp.Function("kappa")
         a, b = sp.Function("a_q"), sp.Function("b")
         return Statement(
@@ -112,6 +119,7 @@ class RankOneShort(Claim):
         return Obligations(verify=verify, reach=reach + ", lengths 1 and 2")
 
     def run(self, point: dict, ev) -> None:
+        _s, _w, _c, _m, _n, _X, _q, _x = _symbols()
         m = point["m"]
 
         # 1. The identity, for all m and c at once: symbolic (sympy), beside the verdict, never inside it.

@@ -20,15 +20,21 @@ reading that does serve all lengths <= L is ``B = 2L^2 + 1`` (``kernel_rank.exac
 
 from __future__ import annotations
 
-import sympy as sp
+import functools
+from solvers.lazy import sympy as sp
 
 from theorems import attention as att
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank.exact_real_decoding import base_output, sequences
 from theorems.kernel_rank import EXACT_REAL
 
-_L = sp.Symbol("L", integer=True, positive=True)
-_m = sp.Symbol("m", integer=True, positive=True)
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _L = sp.Symbol("L", integer=True, positive=True)
+    _m = sp.Symbol("m", integer=True, positive=True)
+    return _L, _m
 
 
 def collisions(m: int, L: int, base: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -60,6 +66,7 @@ class RationalDecodingCollision(Claim):
     )
 
     def statement(self) -> Statement:
+        _L, _m = _symbols()
         R, T = sp.Function("R"), sp.Function("T")
         X, q, h = sp.symbols("X q h")
         return Statement(

@@ -22,16 +22,22 @@ so the reach is the padded sizes checked, never "all".
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import lp
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank import THREE_TOKENS
 
-_m, _mp = sp.symbols("m m'", integer=True, positive=True)
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _m, _mp = sp.symbols("m m'", integer=True, positive=True)
+    return _m, _mp
 
 
 def base_certificate(m: int = 4, n: int = 3, positions: bool = False):
@@ -60,6 +66,7 @@ class RestrictionLemma(Claim):
     parameters = (Parameter("m_max", 12, 4, 64, "re-check the padded m = 4 certificate at every m' up to this"),)
 
     def statement(self) -> Statement:
+        _m, _mp = _symbols()
         x, y = sp.symbols("x y")
         ip, padded = sp.Function("ip"), sp.Function("pad")
         return Statement(

@@ -26,7 +26,8 @@ step that makes the far tokens heavy in paper K's argument.
 
 from __future__ import annotations
 
-import sympy as sp
+import functools
+from solvers.lazy import sympy as sp
 
 from solvers import lp
 from theorems import attention as att
@@ -34,13 +35,19 @@ from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank import THREE_TOKENS
 
-_w, _s = sp.symbols("w s", integer=True, nonnegative=True)
-_Kq, _Kz, _Pq, _Pz = sp.symbols("K_qq K_qz P_q P_z")
-HALF = sp.Rational(1, 2)
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _w, _s = sp.symbols("w s", integer=True, nonnegative=True)
+    _Kq, _Kz, _Pq, _Pz = sp.symbols("K_qq K_qz P_q P_z")
+    HALF = sp.Rational(1, 2)
+    return _w, _s, _Kq, _Kz, _Pq, _Pz, HALF
 
 
 def symbolic_combination():
     """The combination of the proof with symbolic (w, s): (residual, weights)."""
+    _w, _s, _Kq, _Kz, _Pq, _Pz, HALF = _symbols()
     d = _w - _s
     lo_qqq = 3 * _Pq - (_w - HALF) * 3 * _Kq
     hi_zqq = (_s + HALF) * (_Kz + 2 * _Kq) - (_Pz + 2 * _Pq)
@@ -69,6 +76,7 @@ class RowLemma(Claim):
     parameters = (Parameter("w_max", 10, 2, 40, "exact certificates for every |q| = w <= w_max and <z,q> <= w - 2"),)
 
     def statement(self) -> Statement:
+        _w, _s, _Kq, _Kz, _Pq, _Pz, HALF = _symbols()
         K, y, T = sp.Function("K"), sp.Function("y"), sp.Function("T")
         q, z, X = sp.symbols("q z X")
         return Statement(

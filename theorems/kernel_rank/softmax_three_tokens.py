@@ -31,9 +31,10 @@ reported as unchecked or symbolic facts.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import exact, lp, orbits, symbolic
 from solvers.trusted.core import digest
@@ -41,10 +42,15 @@ from theorems import attention as att
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.kernel_rank import SOFTMAX
 
-_m = sp.Symbol("m", integer=True, positive=True)
-_beta = sp.Symbol("beta", positive=True)
-_d = sp.Symbol("d", integer=True, positive=True)
-_X, _q, _x = sp.symbols("X q x")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _m = sp.Symbol("m", integer=True, positive=True)
+    _beta = sp.Symbol("beta", positive=True)
+    _d = sp.Symbol("d", integer=True, positive=True)
+    _X, _q, _x = sp.symbols("X q x")
+    return _m, _beta, _d, _X, _q, _x
 
 
 def critical_gap(m: int, tokens_above: int) -> int:
@@ -96,6 +102,7 @@ class SoftmaxThreeTokens(Claim):
     )
 
     def statement(self) -> Statement:
+        _m, _beta, _d, _X, _q, _x = _symbols()
         y, T, kappa = sp.Function("y"), sp.Function("T"), sp.Function("kappa")
         beta_star = sp.Piecewise((sp.log(2), sp.Eq(_m, 1)), (sp.log(6) / 2, True))
         return Statement(
@@ -161,7 +168,7 @@ class SoftmaxThreeTokens(Claim):
         # Every input up to m, through the score statistic (shrunk: smallest |q| first).
         head = self.witness(point)
         sweep = att.sweep_scores(head, m, 3, ev.poll)
-        ev.cover("statistic", {"m": m, "length": 3, "points": sweep.points})
+        ev.cover("statistic", {"m": m, "length": 3, "statistics": sweep.inputs, "points": sweep.points})
         if sweep.failure is not None:
             w, scores = sweep.failure
             seq = att.token_sequence(w, scores)  # over {0,1}^w, so over {0,1}^m by zero padding
@@ -206,6 +213,7 @@ class SoftmaxThreeTokens(Claim):
 
     def _thresholds(self, m: int, ev) -> None:
         """beta*(m) for m = 1..m exactly, and the all-m inequality (4d-2)^2 <= 6^d."""
+        _m, _beta, _d, _X, _q, _x = _symbols()
         table, best = {}, None
         for mm in range(1, m + 1):  # critical_gap, incrementally in m
             if best is None or (2 * (2 * mm - 1)) ** best > (2 * (2 * best - 1)) ** mm:

@@ -25,18 +25,24 @@ The rest of the table of ``r*(m)`` is :mod:`theorems.kernel_rank.feature_rank_ta
 
 from __future__ import annotations
 
+import functools
 import sys
 from fractions import Fraction
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import lp
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank import THREE_TOKENS
 
-_m, _n = sp.symbols("m n", integer=True, positive=True)
-_X, _q, _x = sp.symbols("X q x")
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _m, _n = sp.symbols("m n", integer=True, positive=True)
+    _X, _q, _x = sp.symbols("X q x")
+    return _m, _n, _X, _q, _x
 
 
 def decide_rank_one(m: int, n: int = 3, tokens=None, budget=None, poll=lambda: None):
@@ -68,6 +74,7 @@ class ThreeTokenLowerBound(Claim):
     )
 
     def statement(self) -> Statement:
+        _m, _n, _X, _q, _x = _symbols()
         y, T, psi = sp.Function("y"), sp.Function("T"), sp.Function("psi")
         return Statement(
             hypotheses=(

@@ -51,7 +51,7 @@ from fractions import Fraction
 from math import pi, tan
 from typing import Sequence
 
-import numpy as np
+from solvers.lazy import numpy as np
 from flint import arb, arb_mat, fmpq, fmpq_mat
 
 from solvers import exact, intervals

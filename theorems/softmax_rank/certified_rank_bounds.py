@@ -28,7 +28,7 @@ from typing import NamedTuple
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Statement
 from theorems.softmax_rank import _definitions as D
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 from theorems.softmax_rank import APPROXIMATION_RANK
 
 

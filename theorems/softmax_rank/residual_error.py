@@ -42,13 +42,14 @@ The tempting bound ``tanh(delta)`` is false: see ``ResidualErrorTanh``.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from fractions import Fraction
 
-import numpy as np
-import sympy as sp
-import z3
+from solvers.lazy import numpy as np
+from solvers.lazy import sympy as sp
+from solvers.lazy import z3
 
 from solvers import intervals, smt
 from solvers.trusted.core import digest
@@ -56,7 +57,12 @@ from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, S
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import RESIDUAL
 
-_delta = sp.Symbol("delta", nonnegative=True)
+
+@functools.cache
+def _symbols() -> tuple:
+    """This module's sympy symbols, made on first use (importing sympy is slow; `attnproof list` needs none)."""
+    _delta = sp.Symbol("delta", nonnegative=True)
+    return _delta,
 
 
 def two_point_problem(bound: str):
@@ -185,6 +191,7 @@ class ResidualError(Claim):
     )
 
     def statement(self) -> Statement:
+        _delta, = _symbols()
         E, Lk = sp.Symbol("E"), sp.Symbol("L_k")
         lhs = sp.Symbol(r"\max_i\|\operatorname{rowsoftmax}(L)_i-\operatorname{rowsoftmax}(L_k)_i\|_1")
         return Statement(
@@ -314,6 +321,7 @@ class ResidualErrorTanh(Claim):
     )
 
     def statement(self) -> Statement:
+        _delta, = _symbols()
         lhs = sp.Symbol(r"\max_i\|\operatorname{rowsoftmax}(L)_i-\operatorname{rowsoftmax}(L_k)_i\|_1")
         return Statement(
             hypotheses=((sp.Le(sp.Symbol(r"\|LP-L_k\|_{\max}"), _delta), "for every L, L_k and delta with the residual within delta"),),

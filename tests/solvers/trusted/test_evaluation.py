@@ -278,3 +278,35 @@ def test_threshold_at_m_1000_asks_for_about_1e15():
 def test_hostile_types_are_rejected_with_a_reason(kind, data):
     with pytest.raises(CertificateError):
         check(envelope(kind, data))
+
+
+def full_walk_accepts(m, base, c, lengths):
+    """Reference: every (w, context multiset) walked, exactly, error < 1/2."""
+    from itertools import combinations_with_replacement
+
+    t = Fraction(1, 1) / base
+    for n in lengths:
+        for w in range(m + 1):
+            for scores in combinations_with_replacement(range(w + 1), n - 1):
+                all_scores = list(scores) + [w]
+                weights = [t**s for s in all_scores]
+                y = sum(k * (s + c) for k, s in zip(weights, all_scores)) / sum(weights)
+                if not abs(y - min(all_scores)) < Fraction(1, 2):
+                    return False
+    return True
+
+
+@pytest.mark.parametrize("m, base, c, lengths", [
+    (7, Fraction(4), Fraction(0), (3,)), (7, Fraction(2), Fraction(0), (3,)), (9, Fraction(7, 2), Fraction(0), (3, 4)),
+    (6, Fraction(5), Fraction(1, 3), (2, 3)), (6, Fraction(5), Fraction(-1, 4), (1, 3)), (5, Fraction(9), Fraction(1, 2), (1,)),
+    (8, Fraction(3), Fraction(0), (4,)), (8, Fraction(11, 10), Fraction(0), (2,)),
+])
+def test_the_gap_reduced_score_check_decides_as_the_full_walk(m, base, c, lengths):
+    """kappa = b^-s, value = s + c has the gap form: the checker walks only minimum-0 statistics,
+    and accepts exactly when every statistic of the full walk has error < 1/2."""
+    data = {"m": m, "lengths": list(lengths), "kappa": [C.encode(Fraction(1) / base**s) for s in range(m + 1)],
+            "value": [[C.encode(s + c) for s in range(w + 1)] for w in range(m + 1)], "target": "min-ip", "tolerance": HALF}
+    if full_walk_accepts(m, base, c, lengths):
+        assert "minimum score 0" in check(envelope("score-statistic", data), max_work=10**9).summary
+    else:
+        rejected("score-statistic", data, "is not < 1/2")

@@ -69,6 +69,9 @@ def heads(m, hs, alphabet="all", lengths=(1, 2), tolerance=0, symmetry="none"):
             "tolerance": tolerance, "symmetry": symmetry}
 
 
+GAPS = "statistic points with minimum score 0 (the error depends only on the gaps above it)"
+
+
 def scores(m, base, lengths=(3,), tolerance="1/2"):
     """kappa = base^-s, value = s: the softmax head at beta = ln base."""
     return {"m": m, "lengths": list(lengths), "kappa": [C.encode(Fraction(1, base**s)) for s in range(m + 1)],
@@ -227,12 +230,18 @@ def test_multi_head_with_context_symmetry():
 
 
 @pytest.mark.parametrize("m, kappa, lengths, expected", [
-    (6, None, [3], ([1, 6], "score-statistic head solves lengths [3] for every m' <= 6: 84 statistic points, error < 1/2")),
-    (1, None, [1, 2], ([1, 1], "score-statistic head solves lengths [1, 2] for every m' <= 1: 5 statistic points, error < 1/2")),
+    (6, None, [3], ([1, 6], "score-statistic head solves lengths [3] for every m' <= 6: 28 " + GAPS + ", error < 1/2")),
+    (1, None, [1, 2], ([1, 1], "score-statistic head solves lengths [1, 2] for every m' <= 1: 3 " + GAPS + ", error < 1/2")),
     (3, [[1], ["1", "1/4"], [1, "1/4", "1/16"], [1, "1/4", "1/16", "1/64"]], [3],
+     ([1, 3], "score-statistic head solves lengths [3] for every m' <= 3: 10 " + GAPS + ", error < 1/2")),
+    # not geometric in s at w = 3: no reduction, every statistic walked
+    (3, [[1], ["1", "1/4"], [1, "1/4", "1/16"], [1, "1/4", "1/15", "1/64"]], [3],
      ([1, 3], "score-statistic head solves lengths [3] for every m' <= 3: 20 statistic points, error < 1/2")),
+    (2, [[1], [2, "1/2"], [3, "3/4", "3/16"]], [1, 3],  # a_w = w + 1, r = 1/4
+     ([1, 2], "score-statistic head solves lengths [1, 3] for every m' <= 2: 7 " + GAPS + ", error < 1/2")),
 ])
 def test_score_statistic_judgment_and_count(m, kappa, lengths, expected):
+    """Counts: with the gap form, sum over w <= m of the multisets with a context score 0 (n >= 2), w = 0 (n = 1)."""
     data = scores(m, 4, lengths=lengths) | ({"kappa": kappa} if kappa else {})
     accepted = run("score-statistic", data)
     m_range, summary = expected

@@ -1,0 +1,90 @@
+"""Worked example (d): does softmax at beta = ln n solve Min-IP at exact length n, for every n and m?
+
+A reader of paper K's softmax construction (K2: ``beta = ln 4``, readout ``<q, h>``) asks
+how the temperature must grow with the length.  At ``|q| = 1`` with one context token
+orthogonal to q and the other n - 2 tokens and the query scoring 1, the error is
+``(n-1) b^-1 / (1 + (n-1) b^-1)`` for ``beta = ln b``: it is ``>= 1/2`` exactly when
+``b <= n - 1``.  So ``beta > ln(n-1)`` is necessary; the conjecture is that
+``beta = ln n`` suffices — for every sequence of exact length n over ``{0,1}^m``, every m.
+
+Search, per n = 2 .. n_max: hypothesis draws ``(|q|, context scores)`` (seeded; a failure
+would be shrunk to a smallest one), then every ``(|q|, multiset of context scores)`` with
+``|q| <= m`` is swept, which covers every sequence of length n for every m' <= m
+(:func:`theorems.api.check_score_head`).  Each n without a counterexample gets a
+``score-statistic`` certificate; a counterexample would be certified
+(``score-counterexample``) and refute the conjecture.  What a run finds: no counterexample,
+the worst error 2/5 at n = 2 (|q| = 2) and ``(n-1)/(2n-1)`` at ``|q| = 1`` for n = 3, 4, 5 —
+below 1/2 and tending to it, so ``ln n`` is tight up to the factor ``n/(n-1)`` of its base.
+The outcome is ``unknown`` (open): every n and every m is more than any search covers.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from solvers.lazy import sympy as sp
+from theorems.api import HALF, Conjecture, Obligations, Parameter, ScoreHead, Statement, check_score_head, digest, obligation
+
+
+def head(n: int) -> ScoreHead:
+    """Softmax at ``beta = ln n``: weights ``n^-s`` for score ``s = <q, x>``, readout value s (K2's ``<q, h>``)."""
+    return ScoreHead(kappa=lambda w, s: Fraction(1, n**s), value=lambda w, s: Fraction(s))
+
+
+class SoftmaxTemperatureLength(Conjecture):
+    id = "conjectures.softmax_temperature_length"
+    paper = "2608.11427"
+    source = "attnproof worked example"
+    sentence = "(conjecture) softmax at beta = ln n with readout <q, h> solves Min-IP at exact length n, for every n and m."
+    title = "Softmax at beta = ln n solves exact length n (open)"
+    expected = "unknown"
+    uses = ("kernel_rank.softmax_three_tokens",)
+    parameters = (
+        Parameter("n_max", 5, 2, 6, "lengths n = 2 .. n_max are searched"),
+        Parameter("m", 16, 1, 200, "token bits: every m' <= m is covered"),
+        Parameter("examples", 25, 0, 10000, "random draws per length before the sweep (0: none)", size=False),
+        Parameter("seed", 0, 0, 2**32 - 1, "seed of the random search"),
+    )
+
+    def statement(self) -> Statement:
+        n, m, X = sp.Symbol("n", integer=True, positive=True), sp.Symbol("m", integer=True, positive=True), sp.Symbol("X")
+        y, T = sp.Function("y"), sp.Function("T")
+        return Statement(
+            hypotheses=((sp.Contains(n, sp.Naturals, evaluate=False), "for every length n >= 2, softmax at beta = ln n"),
+                        (sp.Contains(m, sp.Naturals, evaluate=False), "for every number of bits m >= 1")),
+            conclusion=(sp.Lt(sp.Abs(y(X) - T(X)), HALF), "error < 1/2 on every sequence X of exact length n over {0,1}^m"),
+        )
+
+    def obligations(self, point: dict) -> Obligations:
+        """Per n = 2 .. n_max, about the head at beta = ln n (its tables up to m, digested): verify: error < 1/2
+        on every sequence of length n for every m' <= m; refute: error >= 1/2 on one, at some m' <= m."""
+        m, verify, refute = point["m"], [], []
+        for n in range(2, point["n_max"] + 1):
+            kappa, value = head(n).tables(m)
+            named = dict(model="score-statistic", head=digest({"kappa": kappa, "value": value}), target="min-ip", tolerance=HALF)
+            verify.append(obligation(f"softmax at beta = ln {n} has error < 1/2 on every sequence of length {n}, every m' <= {m}",
+                                     "solves", rank="any", alphabet="all", m=[1, m], lengths=[n], **named))
+            refute.append(obligation(f"softmax at beta = ln {n} errs by >= 1/2 on a sequence of length {n} at some m' <= {m}",
+                                     "fails", m=[1, m], length=n, **named))
+        return Obligations(verify=tuple(verify), refute=tuple(refute), reach=f"n <= {point['n_max']}, m <= {m}")
+
+    def cost(self, point: dict) -> float:
+        return 0.2 + sum(point["m"] ** min(n, 4) * 1e-6 + point["examples"] * 2e-3 for n in range(2, point["n_max"] + 1))
+
+    def witness(self, point: dict):
+        return {n: head(n) for n in range(2, point["n_max"] + 1)}
+
+    def run(self, point: dict, ev) -> None:
+        m, worst = point["m"], {}
+        for n, softmax in self.witness(point).items():
+            ev.poll()
+            if check_score_head(ev, softmax, m, n, seed=point["seed"], examples=point["examples"],
+                                key=f"{self.id} n={n} m={m}", label=f"_n{n}") is not None:
+                return  # the smallest n with a counterexample refutes "every n"
+            worst[n] = ev.facts.pop("worst_error_unchecked")
+        ev.fact("worst_error_by_length_unchecked", worst)
+        ev.note(f"no counterexample for n <= {point['n_max']}, m <= {m}; worst errors "
+                f"{', '.join(f'{e} (n = {n})' for n, e in worst.items())}; open beyond")
+
+
+CLAIM = SoftmaxTemperatureLength()

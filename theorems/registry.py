@@ -1,0 +1,276 @@
+"""Where claims come from: the built-in packages, the user's project, installed packages.
+
+Every command (``check``, ``verify``, ``report``, ``list``) sees the same claims,
+found in this order:
+
+1. the built-in modules of ``theorems.kernel_rank``, ``theorems.softmax_rank`` and
+   ``theorems.conjectures``;
+2. the entry points of the group ``attnproof.claims`` of installed packages (each names a
+   module with ``CLAIM``/``CLAIMS``, a :class:`~theorems.core.Claim` or a subclass of it);
+3. the **project** — the nearest folder, from the working directory upward, that holds a
+   ``pyproject.toml`` or a ``conjectures/`` folder:
+
+   * the modules listed in its ``pyproject.toml`` (importable from the project folder)::
+
+         [tool.attnproof]
+         conjectures = ["my_conjecture", "my_package.another"]
+
+   * every ``conjectures/*.py`` beside it (not starting with ``_``), imported by its file
+     name — what ``attnproof new`` writes;
+4. ``$ATTNPROOF_CLAIMS`` (comma-separated modules importable from the working
+   directory), kept for quick experiments; nothing above needs it.
+
+So registration persists with the project, not with a shell variable.  Every problem —
+a module that does not import, a module without ``CLAIM``/``CLAIMS``, a file whose name
+is taken by another module (``conjectures/os.py``), two claims with one id, a malformed
+``[tool.attnproof]`` table — raises :class:`~theorems.core.RegistrationError` with one
+line naming where the registration came from; nothing is registered then.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import pkgutil
+import sys
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Callable, Iterable
+
+from theorems.core import BUILTIN_PACKAGES, ENTRY_POINT_GROUP, MODULES_VARIABLE, Claim, RegistrationError
+
+CONJECTURES_FOLDER = "conjectures"
+PYPROJECT = "pyproject.toml"
+STATE_FOLDER = ".attnproof"  # per-project state (the random search's example database)
+
+
+@dataclass(frozen=True)
+class Project:
+    """The user's project: its folder, the modules its ``pyproject.toml`` lists, its conjectures folder."""
+
+    root: str
+    modules: tuple[str, ...] = ()
+    folder: str | None = None  # <root>/conjectures when it exists
+    pyproject: str | None = None
+
+    @property
+    def state(self) -> str:
+        """``<root>/.attnproof``: where per-project state lives (created on demand)."""
+        return os.path.join(self.root, STATE_FOLDER)
+
+
+def find_project(start: str | None = None) -> Project:
+    """The nearest folder from ``start`` (default: the working directory) upward holding a
+    ``pyproject.toml`` or a ``conjectures/`` folder; the working directory itself when none does."""
+    here = os.path.abspath(start or os.getcwd())
+    current = here
+    while True:
+        pyproject = os.path.join(current, PYPROJECT)
+        folder = os.path.join(current, CONJECTURES_FOLDER)
+        if os.path.isfile(pyproject) or os.path.isdir(folder):
+            has_file = os.path.isfile(pyproject)
+            return Project(
+                root=current,
+                modules=_listed_modules(pyproject) if has_file else (),
+                folder=folder if os.path.isdir(folder) else None,
+                pyproject=pyproject if has_file else None,
+            )
+        parent = os.path.dirname(current)
+        if parent == current:
+            return Project(root=here)
+        current = parent
+
+
+def _listed_modules(pyproject: str) -> tuple[str, ...]:
+    """``[tool.attnproof] conjectures`` of a pyproject.toml: a list of dotted module names."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ModuleNotFoundError:
+            raise RegistrationError(f"{pyproject}: reading it needs Python >= 3.11 or the package tomli") from None
+    try:
+        with open(pyproject, "rb") as handle:
+            table = tomllib.load(handle).get("tool", {}).get("attnproof")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise RegistrationError(f"{pyproject}: cannot be read: {_line(exc)}") from None
+    if table is None:
+        return ()
+    if not isinstance(table, dict):
+        raise RegistrationError(f"{pyproject}: [tool.attnproof] must be a table")
+    unknown = sorted(set(table) - {"conjectures"})
+    if unknown:
+        raise RegistrationError(f"{pyproject}: [tool.attnproof] has unknown key(s) {unknown}; it reads only 'conjectures'")
+    names = table.get("conjectures", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and _dotted(n) for n in names):
+        raise RegistrationError(f"{pyproject}: [tool.attnproof] conjectures must be a list of module names, "
+                                f"e.g. [\"my_conjecture\"], got {str(names)[:80]}")
+    return tuple(names)
+
+
+def _dotted(name: str) -> bool:
+    return all(part.isidentifier() for part in name.split("."))
+
+
+def _line(exc: BaseException) -> str:
+    """An exception as one short line."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
+
+
+# --------------------------------------------------------------- loading
+
+
+def _import(name: str, origin: str):
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+            raise RegistrationError(f"{origin}: no module named {name!r} (is it spelled right, and is its folder the project's?)") from None
+        raise RegistrationError(f"{origin}: importing {name!r} failed: {_line(exc)}") from None
+    except Exception as exc:  # a user's module may raise anything at import: one line, never a traceback
+        raise RegistrationError(f"{origin}: importing {name!r} failed: {_line(exc)}") from None
+
+
+_ADDED: list[str] = []  # folders this module appended to sys.path (the current project's)
+_FROM_FOLDER: dict[str, str] = {}  # module name -> file, for modules imported from a conjectures/ folder
+
+
+def _on_path(folder: str) -> None:
+    """Make ``folder`` importable, after everything else: it never shadows an installed module."""
+    if folder not in sys.path:
+        sys.path.append(folder)
+        _ADDED.append(folder)
+
+
+def _forget_other_projects(project: Project) -> None:
+    """A process that discovers again in another project (tests do) drops the folders and
+    modules an earlier project contributed, so that a file name reused there is not stale here."""
+    keep = {project.root, project.folder}
+    for folder in [f for f in _ADDED if f not in keep]:
+        _ADDED.remove(folder)
+        if folder in sys.path:
+            sys.path.remove(folder)
+    for name, path in list(_FROM_FOLDER.items()):
+        if project.folder is None or os.path.dirname(path) != os.path.realpath(project.folder):
+            sys.modules.pop(name, None)
+            del _FROM_FOLDER[name]
+
+
+def _folder_modules(folder: str) -> Iterable[tuple[str, object]]:
+    """Each ``conjectures/*.py`` (not ``_*``) imported by its file name, refusing a name another module holds."""
+    _on_path(folder)
+    for entry in sorted(os.listdir(folder)):
+        stem, ext = os.path.splitext(entry)
+        path = os.path.join(folder, entry)
+        if ext != ".py" or stem.startswith("_") or not os.path.isfile(path):
+            continue
+        origin = os.path.join(CONJECTURES_FOLDER, entry)
+        if not stem.isidentifier():
+            raise RegistrationError(f"{origin}: the file name is not a Python identifier; rename it")
+        try:
+            spec = importlib.util.find_spec(stem)
+        except (ImportError, ValueError) as exc:
+            raise RegistrationError(f"{origin}: {_line(exc)}") from None
+        found = os.path.realpath(spec.origin) if spec is not None and spec.origin else None
+        if found != os.path.realpath(path):
+            raise RegistrationError(f"{origin}: the name {stem!r} is taken by the module at {found or 'a built-in module'}; "
+                                    "rename the file")
+        yield origin, _import(stem, origin)
+        _FROM_FOLDER[stem] = os.path.realpath(path)
+
+
+def _claims_in(loaded, origin: str) -> list[Claim]:
+    """The claims an entry point or a module provides: a Claim, a Claim subclass, or CLAIM / CLAIMS."""
+    if isinstance(loaded, Claim):
+        return [loaded]
+    if isinstance(loaded, type) and issubclass(loaded, Claim):
+        try:
+            return [loaded()]
+        except Exception as exc:
+            raise RegistrationError(f"{origin}: {loaded.__name__}() failed: {_line(exc)}") from None
+    found = getattr(loaded, "CLAIMS", None)
+    if found is None:
+        if not hasattr(loaded, "CLAIM"):
+            raise RegistrationError(f"{origin}: {getattr(loaded, '__name__', loaded)!s} defines no CLAIM (or CLAIMS); "
+                                    "end the module with CLAIM = YourClaim()")
+        found = [loaded.CLAIM]
+    try:
+        found = list(found)
+    except TypeError:
+        raise RegistrationError(f"{origin}: CLAIMS must be a list of claims") from None
+    for claim in found:
+        if not isinstance(claim, Claim):
+            raise RegistrationError(f"{origin}: {type(claim).__name__} is not a theorems.core.Claim (CLAIM = YourClaim(), an instance)")
+    return found
+
+
+def sources(project: Project | None = None) -> Iterable[tuple[str, object]]:
+    """``(origin, loaded)`` for every place claims come from, in the order of the module docstring."""
+    for package_name in BUILTIN_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+            if not info.name.startswith("_"):
+                yield f"{package_name}.{info.name}", importlib.import_module(f"{package_name}.{info.name}")
+    for entry in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        origin = f"entry point {entry.name} = {getattr(entry, 'value', '?')!s}"
+        try:
+            loaded = entry.load()
+        except Exception as exc:
+            raise RegistrationError(f"{origin}: loading it failed: {_line(exc)}") from None
+        yield origin, loaded
+    project = find_project() if project is None else project
+    _forget_other_projects(project)
+    if project.modules:
+        _on_path(project.root)
+        for name in project.modules:
+            origin = f"{project.pyproject} [tool.attnproof]"
+            yield origin, _import(name, origin)
+    if project.folder:
+        yield from _folder_modules(project.folder)
+    names = [n.strip() for n in os.environ.get(MODULES_VARIABLE, "").split(",") if n.strip()]
+    if names and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    for name in names:
+        yield f"${MODULES_VARIABLE}", _import(name, f"${MODULES_VARIABLE}")
+
+
+def discover(check: Callable[[Claim], object], project: Project | None = None) -> list[Claim]:
+    """Every claim from :func:`sources`, each validated by ``check`` (which raises ValueError on a bad claim).
+
+    A module reached twice (listed in pyproject.toml and lying in conjectures/) counts once;
+    two different claims with one id are refused, naming where each came from.
+    """
+    seen: dict[str, tuple[Claim, str]] = {}
+    for origin, loaded in sources(project):
+        for claim in _claims_in(loaded, origin):
+            if not claim.id:
+                raise RegistrationError(f"{origin}: {type(claim).__name__} has no id")
+            if claim.id in seen:
+                first, where = seen[claim.id]
+                if first is claim or type(first) is type(claim):
+                    continue
+                raise RegistrationError(f"two claims share the id {claim.id!r}: one from {where}, one from {origin}; rename one")
+            try:
+                check(claim)
+            except ValueError as exc:
+                raise RegistrationError(f"{origin}: {_line(exc).partition(': ')[2] or exc}") from None
+            seen[claim.id] = (claim, origin)
+    return [claim for claim, _ in seen.values()]
+
+
+def shadowed(name: str) -> str | None:
+    """Where a module named ``name`` already lives (stdlib, installed, attnproof itself), or None."""
+    if name in sys.builtin_module_names or name in getattr(sys, "stdlib_module_names", ()):
+        return "the standard library"
+    if name in ("theorems", "solvers", CONJECTURES_FOLDER):
+        return "attnproof"
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return "an installed module"
+    if spec is None:
+        return None
+    return spec.origin or "an installed package"
