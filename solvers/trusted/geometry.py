@@ -48,8 +48,16 @@ Judgments (fields exactly as listed):
   for every logits ``a 1^T + 1 b^T + q k^T`` of spread ``<= spread_up_to``, any
   n, N and biases, ``rank_eps(rowsoftmax(L)) <= bound``.
 * ``approx-rank-at-most {instance, n, epsilon, bound}`` (kind
-  ``visible-one-anchors``): the same for one named logits instance
-  ``digest({"logits": L, "multiplicities": m})`` (as in ``intervals.py``).
+  ``visible-one-anchors``): the same for one named instance of integer-scaled
+  logits ``L = scale N``, ``digest({"scale": scale, "integers": N, "multiplicities": m})``.
+* ``approx-rank-at-least`` / ``approx-rank-at-most {instance, n, epsilon, bound}``
+  (kinds ``approx-rank-lower-scaled`` / ``-upper-scaled``): the checks of
+  ``intervals.py`` (grouped columns; an explicit B) on such an instance — its
+  logits enter arb as one integer matrix times one ball, not entry by entry.
+* the same with a field ``ball`` (kinds ``approx-rank-lower-ball`` /
+  ``-upper-ball``): the points instances of ``intervals.py`` (self-attention
+  ``beta X X^T`` with multiplicities), ``ball: d`` when every point has
+  ``|x|^2 <= 1`` exactly, else ``false`` (in place of ``sphere``).
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ from fractions import Fraction
 
 import flint
 
+from solvers.trusted import intervals
 from solvers.trusted.core import CertificateError, digest, integer, kind, length_of, listof, matrix, rational, require, width_of
 
 PRECISIONS = (64, 128, 256, 512)
@@ -162,19 +171,88 @@ def spread_of_rank_one(L: list[list[Fraction]]) -> Fraction:
     return (max(q) - min(q)) * (max(K[a]) - min(K[a]))
 
 
-@kind("visible-one-anchors", "construction", "logits", "multiplicities", "epsilon", "bound",
-      work=lambda d: 20 * length_of(d["logits"]) * width_of(d["logits"]))
+@kind("visible-one-anchors", "construction", "scale", "integers", "multiplicities", "epsilon", "bound",
+      work=lambda d: 20 * length_of(d["integers"]) * width_of(d["integers"]), digits=False)
 def _visible_one_instance(data: dict):
-    """``rank_eps(A) <= bound`` for the logits instance (A = rowsoftmax(L + 1 (log m)^T)): L is
-    ``a 1^T + 1 b^T + q k^T`` (its double-centred matrix has rank <= 1, exactly), its spread S is
-    computed exactly, and the bound is at least the lemma's at S.  The multiplicities are more key
-    biases ``log m_j``: they change neither the spread nor the lemma (it holds for any weights)."""
+    """``rank_eps(A) <= bound`` for the instance ``A = rowsoftmax(scale N + 1 (log m)^T)`` (named as in
+    ``approx-rank-lower-scaled``): ``L = scale N`` is ``a 1^T + 1 b^T + q k^T`` (its double-centred matrix
+    has rank <= 1, exactly), its spread S is computed exactly, and the bound is at least the lemma's at S.
+    The multiplicities are more key biases ``log m_j``: they change neither the spread nor the lemma
+    (it holds for any weights)."""
     construction = _construction(data["construction"])
-    L = matrix(data["logits"], "logits")
-    m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", len(L[0]), len(L[0]))]
+    rows, _, m, fields = _scaled_instance(data)
+    scale = rational(data["scale"], "scale")
+    L = [[scale * v for v in r] for r in data["integers"]]
     eps = _epsilon(data["epsilon"])
     bound = integer(data["bound"], "bound", 1)
     spread = spread_of_rank_one(L)
     visible_one_bound_holds(construction, spread, eps, bound)
-    judgment = {"judgment": "approx-rank-at-most", "instance": digest({"logits": L, "multiplicities": m}), "n": len(L), "epsilon": eps, "bound": bound}
-    return judgment, f"rank_eps <= {bound} at eps = {eps} on instance {judgment['instance'][:15]} (rank-one interaction, spread {spread}; {construction})"
+    judgment = {"judgment": "approx-rank-at-most", **fields, "epsilon": eps, "bound": bound}
+    return judgment, f"rank_eps <= {bound} at eps = {eps} on instance {fields['instance'][:15]} (rank-one interaction, spread {spread}; {construction})"
+
+
+# ------------------------------------------- instances: integer-scaled logits, points in the ball
+
+
+def _scaled_instance(data: dict):
+    """Logits ``L = scale * N`` (N an integer matrix, scale rational) with column multiplicities m, named
+    ``digest({"scale": scale, "integers": N, "multiplicities": m})``; the rows of L enter arb as one
+    exact integer matrix times one ball (``intervals._instance``'s contract)."""
+    scale = rational(data["scale"], "scale")
+    N = listof(data["integers"], "integers", 1)
+    require(all(isinstance(r, list) for r in N), "integers must be a list of rows")
+    width = len(N[0])
+    require(width >= 1 and all(len(r) == width for r in N), f"integers rows must all have {width} >= 1 entries")
+    # every entry an int (never a boolean) of at most 1000 bits: one pass over the entries, no per-entry call
+    require(all(type(v) is int for r in N for v in r), "integers entries must be integers")
+    require(max(abs(v) for r in N for v in r).bit_length() <= 1000, "an integers entry has more than 1000 bits")
+    m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", width, width)]
+
+    def logits_of(indices):
+        rows = flint.arb_mat(flint.fmpz_mat([N[i] for i in indices])) * _arb(scale)
+        return [[rows[t, j] for j in range(width)] for t in range(len(indices))]
+
+    fields = {"instance": digest({"scale": scale, "integers": N, "multiplicities": m}), "n": len(N)}
+    return len(N), logits_of, m, fields
+
+
+def _scaled_work(data: dict, per_row: int) -> int:
+    rows, width = length_of(data["integers"]), width_of(data["integers"])
+    return rows * width + 5 * per_row * width * 8
+
+
+@kind("approx-rank-lower-scaled", "scale", "integers", "multiplicities", "epsilon", "rows", "groups",
+      work=lambda d: _scaled_work(d, length_of(d["rows"])), digits=False)
+def _lower_scaled(data: dict):
+    """As ``approx-rank-lower`` for the logits ``scale * N`` (N integer): ``rank_eps >= |R|`` on the named instance."""
+    return intervals._grouped_lower(data, _scaled_instance)
+
+
+@kind("approx-rank-upper-scaled", "scale", "integers", "multiplicities", "epsilon", "left", "right",
+      work=lambda d: _scaled_work(d, length_of(d["integers"]) * max(1, length_of(d["right"]))), digits=False)
+def _upper_scaled(data: dict):
+    """As ``approx-rank-upper`` for the logits ``scale * N`` (N integer): ``rank_eps <= k`` on the named instance."""
+    return intervals._explicit_upper(data, _scaled_instance)
+
+
+def _ball_instance(data: dict):
+    """``intervals._instance`` for points, with ``ball: d`` when every point has ``|x|^2 <= 1`` exactly
+    (the closed unit ball), else ``ball: false``, in place of the sphere field."""
+    rows, logits_of, m, fields = intervals._instance(data)
+    X = matrix(data["points"], "points")
+    inside = all(sum((v * v for v in x), Fraction(0)) <= 1 for x in X)
+    fields = {k: v for k, v in fields.items() if k != "sphere"}
+    fields["ball"] = len(X[0]) if inside else False
+    return rows, logits_of, m, fields
+
+
+@kind("approx-rank-lower-ball", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=intervals._lower_work, digits=False)
+def _lower_ball(data: dict):
+    """As ``approx-rank-lower-points``, the judgment saying ``ball: d`` when every point lies in the closed unit ball."""
+    return intervals._grouped_lower(data, _ball_instance)
+
+
+@kind("approx-rank-upper-ball", "points", "beta", "multiplicities", "epsilon", "left", "right", work=intervals._upper_work, digits=False)
+def _upper_ball(data: dict):
+    """As ``approx-rank-upper-points``, the judgment saying ``ball: d`` when every point lies in the closed unit ball."""
+    return intervals._explicit_upper(data, _ball_instance)

@@ -204,8 +204,9 @@ def _approx_rank_lower_points(data: dict):
     return _grouped_lower(data)
 
 
-def _grouped_lower(data: dict):
-    rows_n, logits_of, m, fields = _instance(data)
+def _grouped_lower(data: dict, instance=None):
+    """The grouped-column check on the attention ``instance(data)`` names (default: :func:`_instance`)."""
+    rows_n, logits_of, m, fields = (instance or _instance)(data)
     eps = _epsilon(data["epsilon"])
     width = len(m)
     rows = [integer(i, "row", 0, rows_n - 1) for i in listof(data["rows"], "rows", 1)]
@@ -256,8 +257,9 @@ def _approx_rank_upper_points(data: dict):
     return _explicit_upper(data)
 
 
-def _explicit_upper(data: dict):
-    rows_n, logits_of, m, fields = _instance(data)
+def _explicit_upper(data: dict, instance=None):
+    """The explicit-B check on the attention ``instance(data)`` names (default: :func:`_instance`)."""
+    rows_n, logits_of, m, fields = (instance or _instance)(data)
     eps = _epsilon(data["epsilon"])
     F = matrix(data["left"], "left", rows_n)
     G = matrix(data["right"], "right", len(F[0]), len(m))

@@ -43,8 +43,8 @@ from functools import lru_cache
 from math import ceil, cos, floor, isqrt, log, pi, sin, sqrt
 from typing import NamedTuple
 
-from solvers.lazy import numpy as np
-from solvers.lazy import sympy as sp
+import numpy as np
+import sympy as sp
 
 from solvers import intervals
 from solvers import softmax_enclosures as E
@@ -58,6 +58,11 @@ ROWS_PER_UNIT = {2: 4.5, 3: 3.4}
 
 def law_exponent(d: int) -> Fraction:
     return Fraction(d - 1, 2)
+
+
+def point_betas(point: dict) -> list[int]:
+    """The betas of a point: the one ``beta`` when given (nonzero), else the powers of step in range."""
+    return [point["beta"]] if point.get("beta") else betas(point["beta_min"], point["beta_max"], point["step"])
 
 
 def betas(beta_min: int, beta_max: int, step: int = 4) -> list[int]:
@@ -336,6 +341,7 @@ class SphericalLaw(Claim):
         Parameter("beta_min", 1, 1, 4**7, "smallest temperature; the betas are the powers of step in [beta_min, beta_max]"),
         Parameter("beta_max", 256, 1, 4**7, "largest temperature"),
         Parameter("step", 4, 2, 16, "the betas are the powers of step"),
+        Parameter("beta", 0, 0, 4**7, "one temperature instead of the range (0 = use beta_min, beta_max, step)"),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("density", 8, 4, 256, "dense instance: n = max(16, density * ceil(sqrt(beta))^{d-1}) distinct points"),
         Parameter("n", 0, 0, 8192, "dense instance: a fixed number of distinct points instead (0 = use density)"),
@@ -365,27 +371,26 @@ class SphericalLaw(Claim):
             raise ParameterError(f"beta_min ({point['beta_min']}) must be <= beta_max ({point['beta_max']}) in {self.id}")
         if point["fourier"] and point["d"] != 2:
             raise ParameterError(f"fourier = 1 needs d = 2 (the construction is the Fourier series on the circle), got d = {point['d']} in {self.id}")
-        if not betas(point["beta_min"], point["beta_max"], point["step"]):
+        if not point_betas(point):
             raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
 
     def cost(self, point: dict) -> float:
-        # arb entries (softmax of a row, one exponential per column) ~2e-5 s each, twice (search + trusted
-        # re-check); the window scan is float only; the float SVD search ~n^3
+        # seconds on one core, calibrated by bench/geometric_laws.py: an arb softmax entry ~3e-6 s, built
+        # twice (the search's decision and the trusted re-check); a certificate number parsed ~5e-6 s; the
+        # float SVD ~1e-8 n^3 per proposal; float Voronoi searches ~1e-8 n r per attempt, ~60 attempts
         total = 0.2
         d = point["d"]
-        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
-            n, rows = dense_n(b, point), ROWS_PER_UNIT[d] * growth(b, d) + 2
-            worst = window(b, d)[-1]
-            total += 4e-5 * (rows * n + (point["upper"] + point["fourier"]) * n * n + 2 * worst * worst) + 3e-9 * n**3 * point["upper"]
-            total += 2e-7 * len(window(b, d)) * worst * worst  # float searches over the window
-            if point["n"]:
-                total += 1e-7 * n * n * 6  # float Voronoi searches on a big instance
+        for b in point_betas(point):
+            n, r = dense_n(b, point), ROWS_PER_UNIT[d] * growth(b, d) + 2
+            total += 2 * (2 * 3e-6 * r * r + 5e-6 * r * r) + 60e-8 * r * r * 3  # the largest-lower instance
+            total += 2 * 3e-6 * r * n + 60e-8 * n * r  # the dense instance's lower bound
+            total += (point["upper"] + point["fourier"]) * (2 * 2 * 3e-6 * n * n + 2 * 5e-6 * n * r + 5e-8 * n**3)
         return total
 
     def witness(self, point: dict):
         """The dense instances: {beta: (points, multiplicities)}."""
         out = {}
-        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+        for b in point_betas(point):
             n = dense_n(b, point)
             out[b] = (sphere_points(n, point["d"]), [point["copies"]] * n)
         return out
@@ -404,7 +409,7 @@ class SphericalLaw(Claim):
         (an upper bound not found is stated as n, which fails the run).
         """
         eps, d, verify = point["epsilon"], point["d"], []
-        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+        for b in point_betas(point):
             p = plan(b, point)
             big, dense = p["largest"], p["dense"]
             verify += D.sandwich_obligations(f"beta = {b}, largest lower", big.points, b, None, eps, len(big.rows), big.upper_bound, d)
@@ -415,7 +420,7 @@ class SphericalLaw(Claim):
                                                  len(dense.rows), p["fourier"][0], d)[1:]
             for construction, bound in (p["every"] or {}).items():
                 verify.append(every_obligation(b, eps, construction, bound))
-        bs = ", ".join(map(str, betas(point["beta_min"], point["beta_max"], point["step"])))
+        bs = ", ".join(map(str, point_betas(point)))
         every = "; for every n and every X on S^1 (any multiplicities) rank_eps <= the anchor bounds" if d == 2 else ""
         return Obligations(verify=tuple(verify), reach=f"beta in {{{bs}}} on S^{d - 1} at eps = {eps} (finite sandwiches{every}; the Theta law is not checked)")
 
@@ -424,7 +429,7 @@ class SphericalLaw(Claim):
     def run(self, point: dict, ev) -> None:
         eps = point["epsilon"]
         largest, sandwich, fourier, every = {}, {}, {}, {}
-        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+        for b in point_betas(point):
             p = plan(b, point)
             ev.poll()
             for name, inst in (("largest", p["largest"]), ("dense", p["dense"])):

@@ -4,9 +4,10 @@ accepting the lemma's least bound and rejecting one below it, hostile data, and 
 from fractions import Fraction
 from math import ceil, floor, pi, sqrt
 
+import numpy as np
 import pytest
 
-from solvers import certificates, trusted
+from solvers import certificates, softmax_enclosures, trusted
 from solvers.trusted import geometry
 from solvers.trusted.core import discharges, digest
 
@@ -85,38 +86,86 @@ def test_rank_one_every_is_exact(construction):
         check("visible-one-anchors-every", {"construction": construction, "spread": 64, "epsilon": "1/10", "bound": k - 1})
 
 
-def rank_one_logits(n, bias):
-    """L = a 1^T + 1 b^T + q k^T with large row and key biases (+-bias)."""
-    q = [Fraction(i, n) * 4 for i in range(n)]
-    k = [Fraction((-1) ** j * j, n) for j in range(n)]
-    a = [Fraction(bias * (-1) ** i) for i in range(n)]
-    b = [Fraction(bias * ((j % 3) - 1)) for j in range(n)]
-    return [[a[i] + b[j] + q[i] * k[j] for j in range(n)] for i in range(n)], (max(q) - min(q)) * (max(k) - min(k))
+def rank_one_integers(n, bias):
+    """(scale, N, S): L = N / n^2 = a 1^T + 1 b^T + q k^T with large row and key biases (+-bias), S its spread."""
+    q = [4 * i for i in range(n)]  # over n
+    k = [(-1) ** j * j for j in range(n)]  # over n
+    N = [[n * n * bias * (-1) ** i + n * n * bias * ((j % 3) - 1) + q[i] * k[j] for j in range(n)] for i in range(n)]
+    return Fraction(1, n * n), N, Fraction((max(q) - min(q)) * (max(k) - min(k)), n * n)
 
 
 def test_the_instance_kind_computes_the_spread_exactly_with_large_biases():
-    L, S = rank_one_logits(9, 300)
+    scale, N, S = rank_one_integers(9, 300)
+    L = [[scale * v for v in r] for r in N]
     assert geometry.spread_of_rank_one(L) == S
     brute = max(abs(L[i][j] - L[i][jj] - L[ii][j] + L[ii][jj]) for i in range(9) for ii in range(9) for j in range(9) for jj in range(9))
     assert brute == S
     k = max(1, ceil(sqrt(S) / Fraction(2, 10)))
-    data = {"construction": "anchor-rows", "logits": L, "multiplicities": [1] * 9, "epsilon": "1/10", "bound": k}
+    data = {"construction": "anchor-rows", "scale": scale, "integers": N, "multiplicities": [1] * 9, "epsilon": "1/10", "bound": k}
     j = check("visible-one-anchors", data).judgment
     assert j["judgment"] == "approx-rank-at-most" and j["bound"] == k and j["n"] == 9
-    assert j["instance"] == digest({"logits": L, "multiplicities": [1] * 9})
+    assert j["instance"] == digest({"scale": scale, "integers": N, "multiplicities": [1] * 9})
     with pytest.raises(certificates.CertificateError, match="below"):
         check("visible-one-anchors", {**data, "bound": k - 1})
 
 
 def test_the_instance_kind_rejects_a_rank_two_interaction():
-    L, _ = rank_one_logits(6, 5)
-    L[2][3] += 1  # breaks a 1^T + 1 b^T + q k^T
+    scale, N, _ = rank_one_integers(6, 5)
+    N[2][3] += 1  # breaks a 1^T + 1 b^T + q k^T
     with pytest.raises(certificates.CertificateError, match="rank >= 2"):
-        check("visible-one-anchors", {"construction": "anchor-rows", "logits": L, "multiplicities": [1] * 6, "epsilon": "1/10", "bound": 1000})
+        check("visible-one-anchors", {"construction": "anchor-rows", "scale": scale, "integers": N, "multiplicities": [1] * 6, "epsilon": "1/10", "bound": 1000})
 
 
-def test_the_instance_kind_rejects_hostile_shapes():
-    with pytest.raises(certificates.CertificateError):
-        check("visible-one-anchors", {"construction": "anchor-rows", "logits": [[0, 1], [2]], "multiplicities": [1, 1], "epsilon": "1/10", "bound": 3})
-    with pytest.raises(certificates.CertificateError, match="multiplicit"):
-        check("visible-one-anchors", {"construction": "anchor-rows", "logits": [[0, 1], [2, 3]], "multiplicities": [1, 0], "epsilon": "1/10", "bound": 3})
+@pytest.mark.parametrize("integers, multiplicities, message", [
+    ([[0, 1], [2]], [1, 1], "entries"),
+    ([[0, 1], [2, 3]], [1, 0], "multiplicit"),
+    ([[0, True], [2, 3]], [1, 1], "integers"),
+    ([[0, "1/2"], [2, 3]], [1, 1], "integers"),
+    ([[0, 2**2000], [2, 3]], [1, 1], "bits"),
+])
+def test_scaled_instances_refuse_hostile_shapes(integers, multiplicities, message):
+    with pytest.raises(certificates.CertificateError, match=message):
+        check("approx-rank-lower-scaled", {"scale": "1/2", "integers": integers, "multiplicities": multiplicities,
+                                           "epsilon": "1/10", "rows": [0], "groups": [[0]]})
+
+
+def gaussian(n, spacing_over_sqrt_beta=3):
+    """Keys at 0, 2, 4, ... (over sqrt(beta) = 1): a Gaussian kernel whose every row dominates its own column."""
+    z = list(range(n))
+    scale = Fraction(spacing_over_sqrt_beta**2, 2)
+    return scale, [[2 * a * b - b * b for b in z] for a in z]
+
+
+def test_scaled_lower_and_upper_accept_and_reject_broken_witnesses():
+    scale, N = gaussian(6)
+    base = {"scale": scale, "integers": N, "multiplicities": [1] * 6, "epsilon": "1/10"}
+    j = check("approx-rank-lower-scaled", {**base, "rows": list(range(6)), "groups": [[i] for i in range(6)]}).judgment
+    assert j["bound"] == 6 and j["instance"] == digest({"scale": scale, "integers": N, "multiplicities": [1] * 6})
+    with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):  # groups swapped: no margin
+        check("approx-rank-lower-scaled", {**base, "rows": [0, 1], "groups": [[1], [0]]})
+    identity = [[int(i == j) for j in range(6)] for i in range(6)]
+    assert check("approx-rank-upper-scaled", {**base, "left": identity, "right": identity}).judgment["bound"] == 6  # B = I: error 2(1 - A_ii) < 1/10
+    with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
+        check("approx-rank-upper-scaled", {**base, "left": [[1]] * 6, "right": [[1, 0, 0, 0, 0, 0]]})  # rank one: far off
+
+
+def test_ball_kinds_name_points_in_the_ball_and_flag_points_outside():
+    points = [[0, 0], ["1/2", 0], [0, "-1/2"], ["3/5", "4/5"]]
+    data = {"points": points, "beta": 64, "multiplicities": [1, 2, 3, 4], "epsilon": "1/10", "rows": [2, 3], "groups": [[2], [3]]}
+    j = check("approx-rank-lower-ball", data).judgment
+    assert j["ball"] == 2 and "sphere" not in j and j["bound"] == 2
+    outside = {**data, "points": [[0, 0], ["1/2", 0], [0, "-1/2"], ["3/5", "81/100"]]}
+    assert check("approx-rank-lower-ball", outside).judgment["ball"] is False
+    need = {**j}
+    assert not discharges(check("approx-rank-lower-ball", outside).judgment, need)
+    with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
+        check("approx-rank-lower-ball", {**data, "groups": [[3], [2]]})
+    identity = [[int(i == k) for k in range(4)] for i in range(4)]
+    X = np.array([[float(Fraction(v)) for v in x] for x in points])
+    A = softmax_enclosures.attention_floats(64 * X @ X.T, [1, 2, 3, 4])
+    B = softmax_enclosures.fractions(softmax_enclosures.integer_factor(A, 40), 40)  # A rounded: rank 4, error ~2^-40
+    base = {k: v for k, v in data.items() if k not in ("rows", "groups")}
+    up = check("approx-rank-upper-ball", {**base, "left": identity, "right": B})
+    assert up.judgment["ball"] == 2 and up.judgment["bound"] == 4
+    with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
+        check("approx-rank-upper-ball", {**base, "left": identity, "right": identity})  # the origin's row is far from e_0

@@ -1,0 +1,81 @@
+"""What the geometric laws (S2, S3, S5) share: certified sandwiches on explicit instances, fitted slopes, plots.
+
+* :func:`instance_bounds`: on one instance (logits ``scale * N + bias`` with
+  multiplicities), the rows and groups of a grouped-column lower bound whose
+  margins arb decides > eps, and the least rounded truncated SVD ``B = F G``
+  arb certifies within eps — floats propose, arb decides, the trusted
+  checker re-decides the certificates.
+* :func:`fitted_slope`: the least-squares slope of ``log y`` against
+  ``log x`` on the points with ``x >= x_min`` — a **display**: it is a
+  decimal string, decides nothing, and is refused (None, with the reason)
+  on fewer than ``MIN_FIT_POINTS`` points.
+* :func:`law_plot`: log-log bounds against the law's variable, lower and
+  upper as separate series, and a reference line of the law's exponent.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import log
+
+from solvers import softmax_enclosures as E
+import numpy as np
+from theorems.core import Plot
+from theorems.softmax_rank import _definitions as D
+
+MIN_FIT_POINTS = 2
+FIT_FROM = 64  # slopes are fitted on beta >= 64 (the spec's choice), or the spread's equivalent
+SVD_BITS = 30
+
+
+def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):
+    """(rows, groups, upper) on one instance: the certified grouped rows (all rows with their own column when
+    every diagonal margin ``2 A_ii - 1`` exceeds eps in floats, else the Voronoi search's), and
+    ``(k, F, G)`` (Fractions) of the least certified truncated SVD, or None."""
+    A = E.attention_floats(L.floats(), m)
+    n = A.shape[0]
+    if A.shape[0] == A.shape[1] and float((2 * np.diag(A) - 1).min()) > float(eps) + 1e-9:
+        rows, groups = list(range(n)), [[i] for i in range(n)]
+    else:
+        rows, groups = D.search_grouped(A, eps)
+    keep = set(E.grouped_margins(L, m, eps, rows, groups)["certain"])
+    rows, groups = [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
+    if upper and len(rows) == n == A.shape[1]:  # rank_eps = n: B = A rounded to 2^-40 (F = I) is certified at once
+        identity = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+        return rows, groups, (n, identity, E.fractions(E.integer_factor(A, 40), 40))
+    found = E.search_svd_upper(L, m, eps, SVD_BITS, SVD_BITS, A) if upper else None
+    if found:
+        k, F, G = found
+        found = (k, E.fractions(F, SVD_BITS), E.fractions(G, SVD_BITS))
+    return rows, groups, found
+
+
+def fitted_slope(xs, ys, x_min: float = FIT_FROM) -> tuple[str | None, str]:
+    """(slope as a 3-decimal string or None, the points it is fitted on / why not): display only."""
+    pts = [(float(x), float(y)) for x, y in zip(xs, ys) if y is not None and float(x) >= x_min and float(y) > 0]
+    if len(pts) < MIN_FIT_POINTS:
+        return None, f"not fitted: {len(pts)} point(s) with x >= {x_min:g}, at least {MIN_FIT_POINTS} needed"
+    lx, ly = [log(x) for x, _ in pts], [log(y) for _, y in pts]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    den = sum((a - mx) ** 2 for a in lx)
+    if den == 0:
+        return None, "not fitted: every point has the same x"
+    slope = sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / den
+    return f"{slope:.3f}", "fitted on x = " + ", ".join(f"{x:g}" for x, _ in pts)
+
+
+def law_plot(name: str, title: str, xlabel: str, xs, lowers: dict, uppers: dict, exponent: Fraction, note: str) -> Plot:
+    """Log-log: each lower and upper series (label -> ys, None entries dropped), and the exponent's reference line
+    through the last point of the first lower series."""
+    series = []
+    for label, ys in [*lowers.items(), *uppers.items()]:
+        pts = [(float(x), float(y)) for x, y in zip(xs, ys) if y is not None]
+        if pts:
+            series.append((label, tuple(p[0] for p in pts), tuple(p[1] for p in pts)))
+    if series:
+        x_last, y_last = series[0][1][-1], series[0][2][-1]
+        e = float(exponent)
+        anchor = y_last / x_last**e
+        series.append((f"slope {exponent} reference", tuple(float(x) for x in xs), tuple(anchor * float(x) ** e for x in xs)))
+    return Plot(name=name, title=title, xlabel=xlabel, ylabel="rank_eps bounds", series=tuple(series),
+                logx=True, logy=True, kind="line", note=note)
