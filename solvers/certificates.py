@@ -95,12 +95,31 @@ def dumps(cert: dict) -> str:
     return json.dumps(cert, sort_keys=True, separators=(",", ":")) + "\n"
 
 
+def umask() -> int:
+    """The process's umask (read without changing it where the system says it: Linux's /proc)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str, text: str) -> None:
-    """Write a file so that readers see either the old content or the new, never half."""
+    """Write a file so that readers see either the old content or the new, never half.
+
+    The file gets ``0666`` less the umask, as a plainly created file would
+    (a temporary file is created ``0600``).
+    """
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
     try:
+        os.fchmod(fd, 0o666 & ~umask())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
@@ -122,6 +141,7 @@ def staged_folder(out: str, prefix: str = ".attnproof-stage-"):
     parent = os.path.dirname(os.path.abspath(out))
     os.makedirs(parent, exist_ok=True)
     stage = tempfile.mkdtemp(prefix=prefix, dir=parent)
+    os.chmod(stage, 0o777 & ~umask())  # as a plainly made folder would be (mkdtemp makes it 0700)
     try:
         yield stage
         if os.path.exists(out):

@@ -9,6 +9,7 @@ dask is imported only then, so it is needed only by those who use it.
 
 from __future__ import annotations
 
+import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Iterator, Sequence
 
@@ -20,10 +21,28 @@ def run(function: Callable, tasks: Sequence[tuple], jobs: int = 1, scheduler: st
         for index, task in enumerate(tasks):
             yield index, function(*task)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
+        try:
             futures = {pool.submit(function, *task): index for index, task in enumerate(tasks)}
             for future in as_completed(futures):
                 yield futures[future], future.result()
+        except BaseException:  # Ctrl-C, an error, or the caller stopped reading: stop now, not after the queue
+            _stop(pool)
+            raise
+        pool.shutdown()
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """In a worker: Ctrl-C reaches the whole process group; the parent alone handles it, by stopping the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers at once (a running task is not waited for)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    for process in workers:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _run_dask(function: Callable, tasks: Sequence[tuple], scheduler: str) -> Iterator[tuple[int, object]]:

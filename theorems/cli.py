@@ -3,8 +3,11 @@
 Exit status: 0 when every outcome matches its claim's expectation (``check``,
 and ``report``, which writes its pages either way) or every certificate is
 accepted (``verify``); 1 otherwise; 2 for a usage
-error — an unknown claim, a parameter outside its range, or a request whose
-cost estimate exceeds the budget (refused before anything starts).
+error — an unknown claim, a parameter outside its range, a request whose
+cost estimate exceeds the budget, an ``--out`` that is not an outcome folder
+or cannot be written, claims that cannot be registered (each refused before
+anything starts, in one line); 130 when interrupted (Ctrl-C), with nothing
+written.  No command prints a traceback.  See docs/cli.md.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ import time
 from solvers import certificates, parallel
 from solvers.trusted.core import MAX_WORK
 from theorems import __version__
-from theorems.core import Claim, ParameterError, Refused, get, registry
+from theorems.core import Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, get, registry
+from theorems.store import CHECK_FORMAT, OutputError
 
 DEFAULT_OUT = os.path.join("reports", "latest")
+LIST_FORMAT = "attnproof-list/1"  # the format of ``attnproof list --json``
 DEFAULT_BUDGET = 600.0
 DEFAULT_JOBS = min(2, os.cpu_count() or 1)
 CERT_SUFFIX = ".cert.json"
@@ -30,6 +35,44 @@ CERT_SUFFIX = ".cert.json"
 
 class UsageError(Exception):
     """Exit status 2."""
+
+
+def claims_registered() -> dict[str, Claim]:
+    """Every registered claim; any problem registering them is one RegistrationError (exit status 2)."""
+    try:
+        return registry()
+    except RegistrationError:
+        raise
+    except Exception as exc:  # a registration problem not yet named as one: still one line, never a traceback
+        raise RegistrationError(f"the claims cannot be registered: {type(exc).__name__}: {str(exc)[:300]}") from None
+
+
+def select(names: list[str]) -> list[Claim]:
+    """The claims named: an id, the short name after its last dot, a group (``kernel_rank``, ``softmax_rank``,
+    ``conjectures``: every claim whose id starts with it) or a paper (``2608.11427``); all when none is named.
+
+    An unknown name is refused with the nearest names.
+    """
+    import difflib
+
+    claims = claims_registered()
+    if not names:
+        return list(claims.values())
+    chosen: dict[str, Claim] = {}
+    for name in names:
+        found = [c for i, c in claims.items() if i == name]
+        found = found or [c for i, c in claims.items() if i.endswith("." + name)]
+        found = found or [c for i, c in claims.items() if i.startswith(name + ".") or c.paper == name]
+        if len(found) > 1 and all(c.id.endswith("." + name) for c in found):
+            raise UsageError(f"claim {name!r} is ambiguous: {', '.join(c.id for c in found)}; give the full id")
+        if not found:
+            groups = sorted({i.split(".")[0] for i in claims} | {c.paper for c in claims.values() if c.paper})
+            words = [*claims, *(i.rsplit(".", 1)[-1] for i in claims), *groups]
+            near = difflib.get_close_matches(name, words, n=4, cutoff=0.5)
+            hint = f"did you mean {', '.join(dict.fromkeys(near))}?" if near else f"groups: {', '.join(groups)}"
+            raise UsageError(f"unknown claim {name!r}; {hint} (attnproof list shows every claim)")
+        chosen.update((c.id, c) for c in found)
+    return [c for i, c in claims.items() if i in chosen]
 
 
 # ------------------------------------------------------------------ points
@@ -79,75 +122,97 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+def sizes(claim: Claim, point: dict) -> dict:
+    """The point's size parameters, as exact JSON values (what "covered" shows)."""
+    return certificates.encode(claim.sizes(point))
+
+
 # ------------------------------------------------------------------- check
 
 
 def run_point(claim_id: str, point: dict, budget: float) -> object:
-    """One task: check one claim at one point (module level, so workers can pickle it)."""
-    return get(claim_id).check(point, budget)
+    """One task: check one claim at one point (module level, so workers can pickle it).
 
-
-def write_outcomes(out: str, results: list) -> list[dict]:
-    """Write every outcome and its certificates into a fresh folder, then swap it in.
-
-    The run is staged beside ``out`` and moved into place at the end, so an
-    interrupted run never leaves a half-written report.
+    A claim whose code fails (an exception, not a verdict) gives an ``unknown``
+    outcome saying so, "not established", never a traceback that ends the run.
     """
-    records = []
-    with certificates.staged_folder(out) as stage:
-        for claim, point, outcome in results:
-            folder = os.path.join(claim.id, slug(point, claim))
-            paths = []
-            for k, cert in enumerate(outcome.certificates):
-                rel = os.path.join(folder, f"{k:02d}-{cert['kind']}{CERT_SUFFIX}")
-                certificates.write(os.path.join(stage, rel), cert)
-                paths.append(os.path.join(out, rel))
-            record = outcome.to_json(paths)
-            certificates.write_atomic(os.path.join(stage, folder, "outcome.json"), json.dumps(record, indent=1, sort_keys=True) + "\n")
-            records.append(record)
-        certificates.write_atomic(os.path.join(stage, "outcomes.json"), json.dumps(records, indent=1, sort_keys=True) + "\n")
-    return records
+    claim = get(claim_id)
+    start = time.monotonic()
+    try:
+        return claim.check(point, budget)
+    except Exception as exc:
+        evidence = Evidence(claim, point, Budget(None))
+        evidence.fail(f"the check of {claim_id} stopped: {type(exc).__name__}: {str(exc)[:300]}", {"error": type(exc).__name__})
+        try:
+            return evidence.outcome(time.monotonic() - start)
+        except Exception:  # not even the obligations can be stated
+            return Outcome(claim=claim_id, status="unknown", expected=claim.expected, parameters=dict(point),
+                           seconds=time.monotonic() - start, message=f"not established: {evidence.failures[0][0]}",
+                           unknown={"why": "not established", "partial": False})
 
 
 def cmd_check(args) -> int:
-    claims = [get(c) for c in args.claims] if args.claims else list(registry().values())
+    """Plan (claims, points, estimates), refuse what cannot be done, run with progress, write, show the table.
+
+    Everything that can be refused is refused before the first point runs:
+    an unknown claim or parameter, an estimate over the budget, an ``--out``
+    that is not an outcome folder or cannot be written (theorems.store).
+    """
+    from theorems import store, terminal
+
+    claims = select(args.claims)
     points = parse_params(args.param, claims)
-    tasks, owners = [], []
-    for claim in claims:
-        for point in points[claim.id]:
-            estimate = claim.cost(point)
-            if estimate > args.budget:
-                raise Refused(
-                    f"refusing {claim.id} at {slug(point, claim)}: estimated {format_seconds(estimate)} exceeds the "
-                    f"budget of {format_seconds(args.budget)} (raise --budget or choose smaller parameters)"
-                )
-            tasks.append((claim.id, point, args.budget))
-            owners.append((claim, point))
+    plan = [(claim, point, claim.cost(point)) for claim in claims for point in points[claim.id]]
+    if args.estimate:
+        rows = [(c.id, slug(p, c), sizes(c, p), e, e <= args.budget) for c, p, e in plan]
+        terminal.console().print(terminal.estimate_table(rows))
+        total = sum(e for _, _, e in plan)
+        over = sum(1 for *_, e in plan if e > args.budget)
+        print(f"\n{len(plan)} point(s), estimated {format_seconds(total)} on one core"
+              + (f" (about {format_seconds(total / args.jobs)} with --jobs {args.jobs})" if args.jobs > 1 and len(plan) > 1 else "")
+              + (f"; {over} over the budget of {format_seconds(args.budget)}, which check would refuse" if over else "")
+              + "; nothing was run")
+        return 0
+    for claim, point, estimate in plan:
+        if estimate > args.budget:
+            raise Refused(
+                f"refusing {claim.id} at {slug(point, claim)}: estimated {format_seconds(estimate)} exceeds the "
+                f"budget of {format_seconds(args.budget)} (raise --budget or choose smaller parameters)"
+            )
     if args.scheduler:
         import importlib.util
 
         if importlib.util.find_spec("distributed") is None:
             raise UsageError("--scheduler needs dask.distributed, which is not installed: pip install 'dask[distributed]'")
-    results: list = [None] * len(tasks)
+    store.prepare(args.out)
+    tasks = [(claim.id, point, args.budget) for claim, point, _ in plan]
+    outcomes: list = [None] * len(tasks)
     start = time.monotonic()
-    for done, (index, outcome) in enumerate(parallel.run(run_point, tasks, args.jobs, args.scheduler), start=1):
-        results[index] = (owners[index][0], owners[index][1], outcome)
-        print(f"[{done}/{len(tasks)}] {outcome.claim}: {outcome.status} ({outcome.seconds:.1f} s)", file=sys.stderr, flush=True)
-    records = write_outcomes(args.out, results)
+    with terminal.progress(len(tasks)) as shown:
+        for index, outcome in parallel.run(run_point, tasks, args.jobs, args.scheduler):
+            outcomes[index] = outcome
+            claim, point, _ = plan[index]
+            shown.finished(claim.id, slug(point, claim), outcome.status, outcome.seconds)
+    written = []
+    for (claim, point, _), outcome in zip(plan, outcomes):
+        written.append((claim.id, slug(point, claim), outcome.to_json(), outcome.certificates))
+    store.write(args.out, written)
+    records = [record for _, _, record, _ in written]
     if args.json:
-        print(json.dumps(records, indent=1, sort_keys=True))
+        folders = [f"{claim_id}/{point}" for claim_id, point, _, _ in written]
+        print(json.dumps({"format": CHECK_FORMAT, "out": os.path.abspath(args.out),
+                          "outcomes": [r | {"folder": f} for r, f in zip(records, folders)]}, indent=1, sort_keys=True))
     else:
-        print_table(records)
-        print(f"\n{len(records)} outcome(s) in {time.monotonic() - start:.1f} s; written to {args.out}")
+        rows = [r | {"point": slug(p, c), "sizes": sizes(c, p)} for (c, p, _), r in zip(plan, records)]
+        console = terminal.console()
+        console.print(terminal.outcome_table(rows))
+        kept = len(store.read_all(args.out))
+        partial = sum(1 for r in records if (r.get("unknown") or {}).get("partial"))
+        console.print(f"\n{len(records)} outcome(s) in {time.monotonic() - start:.1f} s; written to {args.out}, "
+                      f"which holds {kept} outcome(s) in all"
+                      + (f"; {partial} unknown with some obligations discharged (partial, not verified)" if partial else ""),
+                      highlight=False, soft_wrap=True)
     return 0 if all(r["status"] == r["expected"] for r in records) else 1
-
-
-def print_table(records: list[dict]) -> None:
-    width = max([len(r["claim"]) for r in records] + [5])
-    print(f"{'claim':<{width}}  {'status':<9} {'expected':<9} {'seconds':>8}  message")
-    for r in records:
-        mark = "" if r["status"] == r["expected"] else "  <-- not as expected"
-        print(f"{r['claim']:<{width}}  {r['status']:<9} {r['expected']:<9} {r['seconds']:>8.1f}  {r['message'][:100]}{mark}")
 
 
 # ------------------------------------------------------------------ verify
@@ -166,33 +231,8 @@ def cmd_verify(args) -> int:
         return 1
     if not result.certificates and not result.outcomes:
         raise UsageError(f"no certificates (*{CERT_SUFFIX}) or outcome.json under {', '.join(args.paths)}")
-    print("stage 1: the trusted checker (its own process: standard library and python-flint only)")
-    for line in result.certificates:
-        if line["status"] == "accepted":
-            print(f"accepted  {line['path']}: {line['summary']}")
-        else:
-            print(f"{line['status']}  {line['path']}: {line['reason']}")
-    for out in result.outcomes:
-        point = ",".join(f"{k}={v}" for k, v in sorted(out.parameters.items())) if isinstance(out.parameters, dict) else "?"
-        verdict = "stands" if out.ok else "DOES NOT STAND"
-        print(f"\n{out.claim or out.path} [{point or 'default'}]: {out.status} {verdict}")
-        # the obligations the status rests on: verify for verified, the discharged refutations for refuted
-        relevant = {"verified": "verify", "refuted": "refute"}.get(out.status)
-        shown = [ob for ob in out.obligations if relevant is None or (ob["side"] == relevant and (ob["by"] or relevant == "verify"))]
-        for ob in shown:
-            mark = f"discharged by {ob['by']}" if ob["by"] else "MISSING" if relevant else "not discharged"
-            print(f"  {ob['side']:<7} {ob['words']}  -- {mark}")
-        if len(shown) < len(out.obligations):
-            print(f"  ({len(out.obligations) - len(shown)} other obligation(s) of the claim are not needed for this status)")
-        if not out.checked:
-            print(f"  REJECTED by the checker: {out.reason}")
-        print(f"  binding (stage 2): {out.binding}")
-    if result.foreign_modules:
-        print(f"\nwarning: the checker process loaded modules outside the standard library: {', '.join(result.foreign_modules)}")
-    accepted = sum(1 for c in result.certificates if c["status"] == "accepted")
-    standing = sum(1 for o in result.outcomes if o.ok)
-    print(f"\n{accepted} of {len(result.certificates)} certificate(s) accepted; "
-          f"{standing} of {len(result.outcomes)} outcome(s) stand")
+    for line in verification.lines(result, args.paths, details=args.details):
+        print(line)
     return 0 if result.ok else 1
 
 
@@ -204,16 +244,21 @@ DEFAULT_REPORT = os.path.join("reports", "site")
 def cmd_report(args) -> int:
     """Write the proof report (HTML and Markdown) from the outcomes of the last check.
 
-    With no outcomes in ``--outcomes`` the default check runs first, into that folder.
+    With ``--outcomes`` left at its default and no outcomes there, the default
+    check runs first, into that folder; a folder named with ``--outcomes``
+    must hold outcomes (a misspelt name is refused, never filled by a check).
     """
     from theorems import report
 
+    explicit = args.outcomes is not None
+    args.outcomes = args.outcomes if explicit else DEFAULT_OUT
     if not os.path.isfile(os.path.join(args.outcomes, "outcomes.json")):
-        if os.path.exists(args.outcomes) and (not os.path.isdir(args.outcomes) or os.listdir(args.outcomes)):
-            # a check replaces its --out folder whole: never do that to a folder that holds something else
-            raise UsageError(f"{args.outcomes} holds no outcomes.json but is not empty; give the folder of a check")
+        if explicit:
+            what = "does not exist" if not os.path.lexists(args.outcomes) else "holds no outcomes.json"
+            raise UsageError(f"--outcomes {args.outcomes} {what}: give the folder of a check "
+                             f"(attnproof check --out {args.outcomes} makes one)")
         print(f"no outcomes in {args.outcomes}: running the default check first", file=sys.stderr)
-        cmd_check(build_parser().parse_args(["check", "--out", args.outcomes]))
+        cmd_check(build_parser().parse_args(["check", "--out", args.outcomes]))  # the report says what is not as expected
     try:
         written = report.build(args.outcomes, args.out)
     except report.ReportError as exc:
@@ -231,7 +276,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_list(args) -> int:
-    claims = registry().values()
+    claims = claims_registered().values()
     rows = [
         {
             "claim": c.id,
@@ -239,12 +284,13 @@ def cmd_list(args) -> int:
             "title": c.title,
             "expected": c.expected,
             "uses": list(c.uses),
-            "parameters": {p.name: {"default": certificates.encode(p.default), "allowed": p.allowed(), "doc": p.doc} for p in c.parameters},
+            "parameters": {p.name: {"default": certificates.encode(p.default), **p.bounds(), "allowed": p.allowed(), "doc": p.doc}
+                           for p in c.parameters},
         }
         for c in claims
     ]
     if args.json:
-        print(json.dumps(rows, indent=1, sort_keys=True))
+        print(json.dumps({"format": LIST_FORMAT, "claims": rows}, indent=1, sort_keys=True))
     else:
         for r in rows:
             params = ", ".join(f"{k}={v['default']}" for k, v in r["parameters"].items())
@@ -270,14 +316,14 @@ def cmd_new(args) -> int:
     name = args.name
     if not name.isidentifier() or name.startswith("_") or keyword.iskeyword(name):
         raise UsageError(f"NAME must be a Python identifier not starting with '_' (it becomes a module name), got {name!r}")
-    taken = registration.shadowed(name)
-    if taken:
-        raise UsageError(f"NAME {name!r} would shadow the module {name} of {taken}; choose another NAME")
     project = registration.find_project()
     folder = args.dir if args.dir is not None else os.path.join(project.root, registration.CONJECTURES_FOLDER)
     path = os.path.join(folder, f"{name}.py")
     if os.path.exists(path):
         raise UsageError(f"{path} exists; choose another NAME or remove it")
+    taken = registration.shadowed(name)
+    if taken:
+        raise UsageError(f"NAME {name!r} would shadow the module {name} of {taken}; choose another NAME")
     claim_id = f"conjectures.{name}"
     clash = [c for c in registry() if c == claim_id or c.endswith("." + name)]
     if clash:
@@ -318,8 +364,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_positive_int, default=DEFAULT_JOBS, metavar="N",
                    help=f"local worker processes (default {DEFAULT_JOBS})")
     p.add_argument("--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler to run on")
-    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where outcomes and certificates go (default {DEFAULT_OUT})")
-    p.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                   help=f"the outcome folder (default {DEFAULT_OUT}): a run replaces the points it re-ran and keeps the others")
+    p.add_argument("--json", action="store_true", help=f"print the outcomes as JSON ({CHECK_FORMAT})")
+    p.add_argument("--estimate", action="store_true", help="print each point's cost estimate and run nothing")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("new", help="scaffold a conjecture module of your own")
@@ -329,14 +377,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="write the proof report (static HTML and Markdown) from the last check's outcomes")
     p.add_argument("--out", default=DEFAULT_REPORT, metavar="DIR", help=f"where the report goes (default {DEFAULT_REPORT})")
-    p.add_argument("--outcomes", default=DEFAULT_OUT, metavar="DIR",
-                   help=f"the outcomes of a check (default {DEFAULT_OUT}); checked first if there are none")
+    p.add_argument("--outcomes", default=None, metavar="DIR",
+                   help=f"the outcomes of a check (default {DEFAULT_OUT}, where the default check runs first if there are none)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("verify", help="re-check certificates and the verdicts of outcome folders")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--max-work", type=_positive_int, default=MAX_WORK, metavar="N",
                    help=f"refuse a certificate asking for more elementary operations than this (default {MAX_WORK:.0e})")
+    p.add_argument("--details", action="store_true", help="every certificate and obligation, not only the summary per outcome")
     p.set_defaults(func=cmd_verify)
     return parser
 
@@ -363,13 +412,24 @@ _positive_int = _positive(int, "an integer >= 1")
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
-    except (UsageError, ParameterError, Refused) as exc:
-        print(f"attnproof: error: {exc}", file=sys.stderr)
+        status = args.func(args)
+        sys.stdout.flush()  # a reader that went away is found here, not in the interpreter's exit
+        return status
+    except (UsageError, ParameterError, Refused, OutputError, RegistrationError) as exc:
+        print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        kept = " (nothing was written: the outcomes in the --out folder are as they were)" if args.command == "check" else ""
+        print(f"\nattnproof: interrupted{kept}", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader went away (`attnproof list | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def _one_line(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 600 else text[:600] + " ..."
 
 
 if __name__ == "__main__":

@@ -222,10 +222,30 @@ class Obligations:
         return {"verify": [o.to_json() for o in self.verify], "refute": [o.to_json() for o in self.refute], "reach": self.reach}
 
 
-def rung(status: str, reach: str) -> str:
-    """The rung an outcome earned: from its status and what its discharged obligations reach."""
+UNKNOWN_WHY = {  # why an outcome is unknown (the outcome file's "unknown.why"), in words
+    "budget": "not established: the budget ran out",
+    "open": "open conjecture: not established",
+    "undecided": "not established: a solver gave up",
+    "not established": "not established",
+}
+
+
+def rung(status: str, reach: str, unknown: dict | None = None, discharged: list | None = None) -> str:
+    """The rung an outcome earned: from its status and what its discharged obligations reach.
+
+    An unknown outcome earns no rung; it says why (``unknown["why"]``) and,
+    when some obligations were discharged (``partial``), how many: partial,
+    never verified.
+    """
     if status == "verified":
         return "proved for every parameter" if reach == "all" else f"verified up to {reach}"
+    if status == "unknown" and unknown:
+        words = UNKNOWN_WHY.get(unknown.get("why"), "not established")
+        if unknown.get("partial") and discharged is not None:
+            verify = [d for d in discharged if d["side"] == "verify"]
+            done = sum(1 for d in verify if d["certificate"])
+            words += f" (partial: {done} of {len(verify)} verify obligations discharged)"
+        return words
     return {"refuted": "refuted with a certified counterexample", "unknown": "not established"}.get(status, status)
 
 
@@ -236,10 +256,67 @@ def first_discharging(judgments: list[tuple[str, dict]], needed: Obligation) -> 
 
 # ------------------------------------------------------------------- outcome
 
+OUTCOME_FORMAT = "attnproof-outcome/1"  # the outcome file's "format"
+CERT_SUFFIX = ".cert.json"
+_CODE_SUFFIXES = (".py", ".in", ".json")  # the sources and package data a verdict's code consists of
+
+
+def certificate_name(index: int, kind: str) -> str:
+    """The file name of an outcome's ``index``-th certificate, in its point folder."""
+    return f"{index:02d}-{kind}{CERT_SUFFIX}"
+
+
+_CODE_DIGEST: list[str] = []
+
+
+def code_digest() -> str:
+    """``sha256:`` of the installed ``theorems`` and ``solvers`` sources (and package data), by relative path.
+
+    Two outcomes with the same digest were made by the same code, whatever
+    the version number says.
+    """
+    if _CODE_DIGEST:
+        return _CODE_DIGEST[0]
+    import hashlib
+
+    import solvers
+    import theorems
+
+    digest = hashlib.sha256()
+    for package in (solvers, theorems):
+        root = os.path.dirname(os.path.abspath(package.__file__))
+        found = []
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+            found += [os.path.join(folder, n) for n in names if n.endswith(_CODE_SUFFIXES)]
+        for path in sorted(found):
+            rel = os.path.join(package.__name__, os.path.relpath(path, root)).replace(os.sep, "/")
+            with open(path, "rb") as handle:
+                digest.update(rel.encode() + b"\0" + handle.read() + b"\0")
+    _CODE_DIGEST.append("sha256:" + digest.hexdigest())
+    return _CODE_DIGEST[0]
+
+
+def made_now() -> dict:
+    """When and by which code an outcome was made: UTC to the second, package version, code digest."""
+    from datetime import datetime, timezone
+
+    from theorems import __version__
+
+    at = datetime.now(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {"at": at, "version": __version__, "code": code_digest()}
+
 
 @dataclass
 class Outcome:
-    """The result of checking one claim at one parameter point."""
+    """The result of checking one claim at one parameter point.
+
+    ``unknown`` is None unless the status is unknown; then ``{"why", "partial"}``
+    (why: "budget", "open", "undecided" or "not established"; partial: some
+    obligation was discharged).  ``discharged`` has one entry per obligation
+    of the claim at the point, ``{"side", "obligation", "certificate"}``, the
+    certificate a file name in the point folder or None.
+    """
 
     claim: str
     status: str
@@ -253,13 +330,21 @@ class Outcome:
     counterexample: dict | None = None
     statement: str = ""
     obligations: dict = field(default_factory=lambda: Obligations().to_json())
+    unknown: dict | None = None
+    discharged: list = field(default_factory=list)
+    made: dict = field(default_factory=made_now)
 
     @property
     def as_expected(self) -> bool:
         return self.status == self.expected
 
-    def to_json(self, certificate_paths: list[str] | None = None) -> dict:
-        """The JSON contract of ``attnproof check --json`` (exact numbers as ints or "p/q")."""
+    @property
+    def certificate_names(self) -> list[str]:
+        """The certificates' file names, relative to the point folder (where ``attnproof check`` writes them)."""
+        return [certificate_name(k, cert["kind"]) for k, cert in enumerate(self.certificates)]
+
+    def to_json(self) -> dict:
+        """The outcome file and ``attnproof check --json`` (exact numbers as ints or "p/q"); see docs/cli.md."""
         exact = certificates.encode(
             {
                 "claim": self.claim,
@@ -272,10 +357,13 @@ class Outcome:
                 "counterexample": self.counterexample,
                 "statement": self.statement,
                 "obligations": self.obligations,
-                "rung": rung(self.status, self.obligations.get("reach", "")),
+                "rung": rung(self.status, self.obligations.get("reach", ""), self.unknown, self.discharged),
+                "unknown": self.unknown if self.status == "unknown" else None,
+                "discharged": self.discharged,
             }
         )
-        return exact | {"seconds": round(self.seconds, 3), "certificates": certificate_paths or []}
+        return {"format": OUTCOME_FORMAT, **exact, "made": dict(self.made), "seconds": round(self.seconds, 3),
+                "certificates": self.certificate_names}
 
 
 class Budget:
@@ -380,19 +468,31 @@ class Evidence:
         needed = self.claim.obligations(self.point)
         refuted_by = [o for o in needed.refute if first_discharging(self.judgments, o)]
         missing = [o for o in needed.verify if not first_discharging(self.judgments, o)]
-        counterexample = None
+        # each obligation with the file of the first certificate that discharges it (names as check writes them)
+        discharged = []
+        for side, group in (("verify", needed.verify), ("refute", needed.refute)):
+            for o in group:
+                k = next((k for k, (_, j) in enumerate(self.judgments) if discharges(j, o.judgment)), None)
+                name = None if k is None else certificate_name(k, self.certificates[k]["kind"])
+                discharged.append({"side": side, "obligation": o.words, "certificate": name})
+        partial = any(d["certificate"] for d in discharged)
+        counterexample, unknown = None, None
         if refuted_by:
             status = "refuted"
             message = self.failures[0][0] if self.failures else f"certified: {refuted_by[0].words}"
             counterexample = self.failures[0][1] if self.failures else None
         elif self.failures:
             status, message = "unknown", f"not established: {self.failures[0][0]} (no certified refutation)"
-            counterexample = self.failures[0][1]
+            counterexample, unknown = self.failures[0][1], "not established"
         elif out_of_budget or self.undecided:
             reasons = (["budget ran out before the check finished"] if out_of_budget else []) + self.undecided
             status, message = "unknown", "; ".join(reasons)
+            unknown = "budget" if out_of_budget else "undecided"
+            if partial:  # what was certified before the budget ran out is kept, and said
+                done = sum(1 for d in discharged if d["certificate"])
+                message += f" (partial: {done} of {len(needed.verify)} verify obligations discharged, each with its certificate)"
         elif not needed.verify or missing:
-            status = "unknown"
+            status, unknown = "unknown", "not established"
             message = f"obligation not discharged: {missing[0].words}" if missing else "the claim states no obligations"
         else:
             status, message = "verified", "; ".join(self.notes)
@@ -409,6 +509,8 @@ class Evidence:
             counterexample=counterexample,
             statement=self.claim.statement_hash(),
             obligations=needed.to_json(),
+            unknown=None if unknown is None else {"why": unknown, "partial": partial},
+            discharged=discharged,
         )
 
 
@@ -469,6 +571,10 @@ class Claim:
     def defaults(self) -> dict:
         return {p.name: p.default for p in self.parameters}
 
+    def sizes(self, point: dict) -> dict:
+        """The point's values of the parameters that are sizes (``Parameter.is_size``): what "covered" lists."""
+        return {p.name: point[p.name] for p in self.parameters if p.is_size and p.name in point}
+
     def point(self, overrides: dict | None = None) -> dict:
         """The default point with ``overrides`` parsed and range-checked."""
         by_name = {p.name: p for p in self.parameters}
@@ -513,6 +619,7 @@ class Claim:
             # Evidence up to some size settles no open conjecture; its certificates
             # still prove what they say (e.g. a witness at each m checked).
             outcome.status, outcome.message = "unknown", f"open conjecture; {outcome.message}"
+            outcome.unknown = {"why": "open", "partial": any(d["certificate"] for d in outcome.discharged)}
         return outcome
 
 

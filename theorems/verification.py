@@ -173,6 +173,78 @@ def verify(paths: list[str], max_work: int = MAX_WORK) -> Verification:
     return result
 
 
+def _shown(path: str, roots: list[str]) -> str:
+    """``path`` relative to the outcome folder (a PATH given to verify) that holds it, as given otherwise."""
+    real = os.path.realpath(path)
+    for root in roots:
+        base = os.path.realpath(root)
+        if os.path.isdir(base) and os.path.commonpath([real, base]) == base:
+            return os.path.relpath(real, base)
+    return path
+
+
+def _point(check: OutcomeCheck, roots: list[str]) -> str:
+    """An outcome's name: ``claim [point folder]`` (the folder slug says which parameters differ from the defaults)."""
+    slug = os.path.basename(os.path.dirname(check.path))
+    return f"{check.claim or _shown(check.path, roots)} [{slug}]"
+
+
+def lines(result: Verification, roots: list[str], details: bool = False) -> list[str]:
+    """What ``attnproof verify`` prints: one summary line per outcome, then the certificates of no outcome.
+
+    Each outcome line says its status, whether it stands, how many of its
+    certificates the checker accepted and how many of its obligations they
+    discharge.  Under it: every certificate and obligation with ``details``,
+    otherwise only what went wrong.  Certificate names are relative to the
+    outcome folder, so two lines never look alike.
+    """
+    by_folder: dict[str, list[dict]] = {}
+    for line in result.certificates:
+        by_folder.setdefault(os.path.dirname(os.path.realpath(line["path"])), []).append(line)
+    out = ["stage 1: the trusted checker (its own process: standard library and python-flint only); "
+           "stage 2: the binding of each outcome to the installed claim"]
+    for check in result.outcomes:
+        folder = os.path.dirname(os.path.realpath(check.path))
+        certs = by_folder.pop(folder, [])
+        accepted = sum(1 for c in certs if c["status"] == "accepted")
+        verify = [o for o in check.obligations if o["side"] == "verify"]
+        done = sum(1 for o in verify if o["by"])
+        refuted_by = [o["by"] for o in check.obligations if o["side"] == "refute" and o["by"]]
+        rests = f"refuted by {refuted_by[0]}" if check.status == "refuted" and refuted_by else \
+            f"{done} of {len(verify)} verify obligation(s) discharged"
+        verdict = "stands" if check.ok else "DOES NOT STAND"
+        out.append(f"{_point(check, roots)}: {check.status or '?'} {verdict} -- {accepted} of {len(certs)} certificate(s) accepted; {rests}")
+        for c in certs:
+            name = os.path.basename(c["path"])
+            if c["status"] == "accepted":
+                if details:
+                    out.append(f"  accepted  {name}: {c['summary']}")
+            else:
+                out.append(f"  {c['status']}  {_shown(c['path'], roots)}: {c['reason']}")
+        relevant = {"verified": "verify", "refuted": "refute"}.get(check.status)
+        for o in check.obligations:
+            missing = o["side"] == "verify" and not o["by"] and relevant == "verify"
+            if details or missing:
+                mark = f"discharged by {o['by']}" if o["by"] else "MISSING" if missing else "not discharged"
+                out.append(f"  {o['side']:<7} {o['words']}  -- {mark}")
+        if not check.checked:
+            out.append(f"  REJECTED by the checker: {check.reason}")
+        if not check.bound or details:
+            out.append(f"  binding (stage 2): {check.binding}")
+    loose = [c for folder in sorted(by_folder) for c in by_folder[folder]]
+    if loose:
+        out.append("certificates of no outcome file:")
+    for c in loose:
+        said = c["summary"] if c["status"] == "accepted" else c["reason"]
+        out.append(f"  {c['status']}  {_shown(c['path'], roots)}: {said}")
+    if result.foreign_modules:
+        out.append(f"warning: the checker process loaded modules outside the standard library: {', '.join(result.foreign_modules)}")
+    accepted = sum(1 for c in result.certificates if c["status"] == "accepted")
+    standing = sum(1 for o in result.outcomes if o.ok)
+    out.append(f"{accepted} of {len(result.certificates)} certificate(s) accepted; {standing} of {len(result.outcomes)} outcome(s) stand")
+    return out
+
+
 def _binding_main() -> int:
     """``python -m theorems.verification``: read ``[[path, claim], ...]`` on stdin, answer one JSON line each."""
     for path, claim in json.loads(sys.stdin.read()):

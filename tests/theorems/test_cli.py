@@ -14,16 +14,29 @@ KEYS = {"claim", "status", "expected", "parameters", "covered", "seconds", "cert
 def test_check_writes_outcomes_and_certificates_that_verify(tmp_path, capsys):
     out = tmp_path / "latest"
     assert main(["check", *SMALL, "--out", str(out), "--json"]) == 0
-    records = json.loads(capsys.readouterr().out)
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["format"] == "attnproof-check/1" and printed["out"] == str(out)
+    records = printed["outcomes"]
     assert {r["claim"] for r in records} == {"kernel_rank.rank_one_short", "kernel_rank.softmax_three_tokens"}
     for r in records:
         assert KEYS <= set(r)
+        assert r["format"] == "attnproof-outcome/1" and r["unknown"] is None
+        assert r["made"]["version"] and r["made"]["code"].startswith("sha256:") and r["made"]["at"].endswith("Z")
         assert r["status"] == r["expected"] == "verified"
-        assert r["certificates"] and all(os.path.exists(p) for p in r["certificates"])
+        # certificate names are relative to the point folder, and every obligation names the one that discharges it
+        assert r["certificates"] and all(os.sep not in name and (out / r["folder"] / name).is_file() for name in r["certificates"])
+        assert [d["obligation"] for d in r["discharged"]] == [o["words"] for side in ("verify", "refute") for o in r["obligations"][side]]
+        assert all(d["certificate"] in r["certificates"] if d["side"] == "verify" else d["certificate"] is None for d in r["discharged"])
+        assert json.loads((out / r["folder"] / "outcome.json").read_text()) == {k: v for k, v in r.items() if k != "folder"}
     assert main(["verify", str(out)]) == 0
     text = capsys.readouterr().out
     assert "stage 1: the trusted checker" in text and "REJECTED" not in text
     assert "2 of 2 outcome(s) stand" in text
+    # one summary line per outcome; with --details one line per certificate, each naming its own file
+    assert "kernel_rank.rank_one_short [m=3,m_statistic=20]: verified stands" in text
+    assert main(["verify", str(out), "--details"]) == 0
+    accepted = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  accepted  ")]
+    assert len(accepted) == sum(len(r["certificates"]) for r in records) == len(set(accepted))
 
 
 def test_verify_names_a_tampered_certificate(tmp_path, capsys):
@@ -37,7 +50,8 @@ def test_verify_names_a_tampered_certificate(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", str(out)]) == 1
     text = capsys.readouterr().out
-    assert f"REJECTED  {path}" in text and "DOES NOT STAND" in text and "0 of 1 outcome(s) stand" in text
+    shown = os.path.relpath(path, out)  # named relative to the outcome folder
+    assert f"REJECTED  {shown}" in text and "DOES NOT STAND" in text and "0 of 1 outcome(s) stand" in text
 
 
 def test_unexpected_outcome_exits_1(tmp_path):
@@ -49,6 +63,8 @@ def test_unexpected_outcome_exits_1(tmp_path):
     "argv, words",
     [
         (["check", "no_such_claim"], "unknown claim"),
+        (["check", "softmax_three_token"], "did you mean softmax_three_tokens"),
+        (["check", "spherical_law", "--param", "epsilon=1"], "must be a rational in [1/1000000, 1)"),
         (["check", "rank_one_short", "--param", "m=0"], "must be an integer in [1, 10]"),
         (["check", "--param", "m=abc"], "must be an integer"),
         (["check", "--param", "nope=1"], "no selected claim has a parameter"),
@@ -64,10 +80,24 @@ def test_usage_errors_exit_2_and_write_nothing(argv, words, tmp_path, capsys):
     assert os.listdir(tmp_path) == []
 
 
-def test_list_json(capsys):
+def test_list_json_gives_each_parameters_type_and_bounds_as_data(capsys):
     assert main(["list", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert any(r["claim"] == "kernel_rank.softmax_three_tokens" and "m" in r["parameters"] for r in rows)
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["format"] == "attnproof-list/1"
+    rows = {r["claim"]: r for r in listed["claims"]}
+    m = rows["kernel_rank.softmax_three_tokens"]["parameters"]["m"]
+    assert (m["type"], m["low"], m["high"], m["high_open"], m["size"]) == ("integer", 1, 3000, False, True)
+    # epsilon: advertised as what it accepts, (0, 1) cut at 1/1000000 — never [1/1000000, 10]
+    eps = rows["softmax_rank.spherical_law"]["parameters"]["epsilon"]
+    assert (eps["type"], eps["low"], eps["high"], eps["high_open"], eps["size"]) == ("rational", "1/1000000", 1, True, False)
+    from theorems.core import get
+
+    claim = get("spherical_law")
+    assert claim.point({"epsilon": "999999/1000000"})["epsilon"] < 1
+    # flags and seeds are no sizes: "covered" never lists them
+    assert {"upper", "fourier", "epsilon"}.isdisjoint(claim.sizes(claim.point())) and "beta_max" in claim.sizes(claim.point())
+    assert "seed" not in get("residual_error").sizes(get("residual_error").point())
+    assert rows["kernel_rank.feature_rank_table"]["parameters"]["search"]["size"] is False
 
 
 def test_verify_of_nothing_is_a_usage_error(tmp_path):
@@ -111,8 +141,8 @@ def test_several_jobs_give_the_same_outcomes_as_one(tmp_path, capsys):
     args = ["check", "softmax_three_tokens", "--param", "m=8", "--param", "m_tables=1", "--param", "m_rank=1",
             "--param", "base=3,4,5", "--json"]
     assert main([*args, "--jobs", "1", "--out", str(tmp_path / "a")]) == 0
-    one = json.loads(capsys.readouterr().out)
+    one = json.loads(capsys.readouterr().out)["outcomes"]
     assert main([*args, "--jobs", "2", "--out", str(tmp_path / "b")]) == 0
-    two = json.loads(capsys.readouterr().out)
-    strip = lambda records: [{k: v for k, v in r.items() if k not in ("seconds", "certificates")} for r in records]
+    two = json.loads(capsys.readouterr().out)["outcomes"]
+    strip = lambda records: [{k: v for k, v in r.items() if k not in ("seconds", "made")} for r in records]
     assert strip(one) == strip(two)
