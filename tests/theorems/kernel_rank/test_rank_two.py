@@ -1,0 +1,94 @@
+"""The rank-two claim: r*(4) = 2 from the query cones alone, and no rank-two head at m >= 5."""
+
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from solvers import lp, trusted
+from theorems.core import first_discharging
+from theorems import attention as att
+from theorems.kernel_rank import rank_two
+from theorems.kernel_rank.rank_two import RankTwo, token
+
+
+@pytest.fixture(scope="module")
+def m4():
+    claim = RankTwo()
+    return claim.check(claim.point())
+
+
+@pytest.fixture(scope="module")
+def m5():
+    claim = RankTwo()
+    return claim.check(claim.point({"m": "5"}))
+
+
+def judgments(outcome):
+    return [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
+
+
+def test_r_star_4_is_two_from_the_cones(m4):
+    assert m4.status == "verified", m4.message
+    needed = RankTwo().obligations(RankTwo().point()).verify
+    assert [first_discharging(judgments(m4), o) for o in needed] == ["rank-one-infeasible", "exhaustive"]
+
+
+def test_one_ray_misses_the_cones_on_every_token_at_m4_and_meets_them_at_m3():
+    assert isinstance(rank_two.ray_system(4).decide(), lp.Infeasible)
+    assert isinstance(rank_two.ray_system(3).decide(), lp.Feasible)
+
+
+def test_each_stored_generator_alone_misses_some_cone_and_together_they_meet_all():
+    generators = rank_two.stored_generators(4)
+    for g in generators:
+        assert rank_two.head_from_cones(4, [g]) is None
+    Phi, U = rank_two.head_from_cones(4, generators)
+    assert all(len(row) == 2 and min(row) >= 0 for row in Phi)
+
+
+def test_the_middle_angle_row_is_a_nonnegative_combination_of_the_others():
+    """Lemma 2 on the m = 4 head: for every triple, the row of the middle angle is
+    alpha K[b] + beta K[c] with alpha, beta >= 0 (so its M(a; b, c) must be feasible)."""
+    generators = rank_two.stored_generators(4)
+    Phi, _ = rank_two.head_from_cones(4, generators)
+    K = [[sum((p * g[x] for p, g in zip(Phi[q], generators)), Fraction(0)) for x in range(16)] for q in range(16)]
+    slope = lambda q: Phi[q][1] / (Phi[q][0] + Phi[q][1])  # noqa: E731  (monotone in the angle)
+    for triple in combinations(range(16), 3):
+        b, a, c = sorted(triple, key=slope)
+        det = Phi[b][0] * Phi[c][1] - Phi[b][1] * Phi[c][0]
+        if det == 0:
+            continue
+        alpha = (Phi[a][0] * Phi[c][1] - Phi[a][1] * Phi[c][0]) / det
+        beta = (Phi[b][0] * Phi[a][1] - Phi[b][1] * Phi[a][0]) / det
+        assert alpha >= 0 and beta >= 0
+        assert all(K[a][x] == alpha * K[b][x] + beta * K[c][x] for x in range(16))
+
+
+def test_no_rank_two_head_at_any_m_from_5(m5):
+    assert m5.status == "verified", m5.message
+    needed = RankTwo().obligations(RankTwo().point({"m": "5"})).verify
+    assert needed[0].judgment["rank"] == 2 and needed[0].judgment["m"] == [5, None]
+    assert [first_discharging(judgments(m5), o) for o in needed] == ["rank-two-betweenness"]
+    assert m5.facts["exclusions_certified"] == len(rank_two.EXCLUSIONS_M5)
+
+
+def test_each_exclusion_is_a_two_token_preference():
+    """The certificates found use the middle a and its complement only: one lo/hi/lo box per query."""
+    data, _, _ = rank_two.betweenness_certificate()
+    for entry in data["exclusions"]:
+        complement = att.bits(31 ^ token(entry["middle"]), 5)
+        assert {t for row in entry["rows"] for t in row[3]} == {entry["middle"], complement}
+        assert len(entry["rows"]) == 9 and not entry["nonnegative"]
+
+
+def test_a_wrong_plan_leaves_the_outcome_unknown(monkeypatch):
+    a, b, c = rank_two.EXCLUSIONS_M5[0]
+    # 01100 is not excluded from between 10010 and 01111 at m = 5: that M is feasible
+    monkeypatch.setattr(rank_two, "EXCLUSIONS_M5", ((b, a, c),) + rank_two.EXCLUSIONS_M5[1:])
+    data, open_, order = rank_two.betweenness_certificate(rank_two.EXCLUSIONS_M5)
+    assert [middle for middle, _ in open_] == [b]
+    claim = RankTwo()
+    outcome = claim.check(claim.point({"m": "5"}))
+    assert outcome.status != "verified"
+    assert not any(c["kind"] == "rank-two-betweenness" for c in outcome.certificates)
