@@ -1,0 +1,102 @@
+"""S3 ball law on the disk: multiplicity lattices certified, the unweighted contrast, points outside the ball."""
+
+import copy
+from fractions import Fraction
+
+import pytest
+
+from solvers import certificates, trusted
+from solvers.trusted.core import discharges
+from theorems.core import ParameterError
+from theorems.softmax_rank import ball_law
+from theorems.softmax_rank.ball_law import BallLaw
+
+
+@pytest.fixture(scope="module")
+def outcome():
+    claim = BallLaw()
+    return claim, claim.check(claim.point({}))
+
+
+@pytest.fixture
+def fresh_plans():
+    ball_law._plan.cache_clear()
+    yield
+    ball_law._plan.cache_clear()
+
+
+def table(out):
+    return next(v for k, v in out.facts.items() if k.startswith("certified_bounds"))
+
+
+def test_verified_every_obligation_discharged_on_points_of_the_ball(outcome):
+    _, out = outcome
+    assert out.status == "verified", out.message
+    js = [trusted.check(c).judgment for c in out.certificates]
+    assert all(j["ball"] == 2 for j in js)
+    assert not [o for o in out.obligations["verify"] if not any(discharges(j, o["judgment"]) for j in js)]
+    assert "open" in out.obligations["reach"]
+
+
+def test_found_lower_bounds_are_reproduced_or_beaten_and_the_slope_is_about_d_over_2(outcome):
+    _, out = outcome
+    t = table(out)
+    # (found) disk 54, 210 at beta = 64, 256 (d = 2)
+    assert t[64]["disk"]["lower"] >= 54 and t[256]["disk"]["lower"] >= 210
+    slopes = next(v for k, v in out.facts.items() if k.startswith("fitted_slopes"))
+    assert abs(float(slopes["disk lower"][0]) - 1.0) < 0.1 and slopes["law exponent d/2"] == 1
+
+
+def test_without_multiplicities_the_certificate_stalls_and_the_annulus_caps_them(outcome):
+    _, out = outcome
+    for b, row in table(out).items():
+        assert row["unweighted"]["lower"] <= 12 < row["disk"]["lower"] or b == 16  # (found) stalls at 12
+        assert row["annulus"]["largest multiplicity"] <= row["annulus"]["cap ceil(64 e^{beta/8})"]
+        if "dense" in row:
+            assert row["dense"]["lower"] <= row["dense"]["upper"]
+
+
+def test_the_hex_points_are_in_the_ball_exactly():
+    for region in ("disk", "annulus"):
+        pts = ball_law.hex_points(Fraction(41, 20) / 8, region)
+        assert pts and all(x * x + y * y <= 1 for x, y in pts)
+        if region == "annulus":
+            assert all(x * x + y * y >= Fraction(3, 4) for x, y in pts)
+
+
+def test_points_outside_the_ball_leave_the_claim_unestablished(monkeypatch, fresh_plans):
+    real = ball_law.hex_points
+    monkeypatch.setattr(ball_law, "hex_points", lambda s, region="disk": [(x * Fraction(11, 10), y * Fraction(11, 10)) for x, y in real(s, region)])
+    claim = BallLaw()
+    out = claim.check(claim.point({"beta_min": 16, "beta_max": 16, "dense": 0}))
+    assert out.status == "unknown" and "obligation not discharged" in out.message
+    assert all(trusted.check(c).judgment["ball"] is False for c in out.certificates)
+
+
+def test_a_certificate_of_another_beta_or_a_tampered_grouping_is_refused(outcome):
+    _, out = outcome
+    certs = [c for c in out.certificates if c["kind"] == "approx-rank-lower-ball"]
+    at16 = [trusted.check(c).judgment for c in certs if c["data"]["beta"] == 16]
+    needs64 = [o["judgment"] for o in out.obligations["verify"] if o["words"].startswith("beta = 64")]
+    assert at16 and needs64 and not any(discharges(j, o) for j in at16 for o in needs64)
+    cert = copy.deepcopy(certs[0])
+    groups = cert["data"]["groups"]
+    groups[0], groups[1] = groups[1], groups[0]
+    with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
+        trusted.check(cert)
+
+
+def test_parameters_are_refused_with_the_reason():
+    claim = BallLaw()
+    with pytest.raises(ParameterError, match="perfect square"):
+        claim.check(claim.point({"step": 8, "beta_min": 64, "beta_max": 512}))
+    with pytest.raises(ParameterError, match="epsilon"):
+        claim.point({"epsilon": 2})
+
+
+def test_plot_has_separate_lower_and_upper_series_and_the_exponent(outcome):
+    claim, out = outcome
+    [plot] = claim.plots(out.to_json())
+    labels = [s[0] for s in plot.series]
+    assert plot.logx and plot.logy and "disk: certified lower" in labels and "dense instance: certified upper" in labels
+    assert labels[-1] == "slope 1 reference"
