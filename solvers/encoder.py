@@ -139,7 +139,7 @@ def load() -> Encoder:
         config = json.loads((directory / "config.json").read_text())
         raw = load_file(str(directory / "model.safetensors"))
         tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
-    except (OSError, ValueError, Exception) as exc:  # a damaged install: one line, never a traceback
+    except Exception as exc:  # a damaged install (missing file, bad header, bad JSON): one line, never a traceback
         raise ModelUnavailable(f"cannot read the model files in {directory}: {type(exc).__name__}: {str(exc)[:120]}") from None
     if not isinstance(config, dict):
         raise ModelUnavailable("config.json is not an object")

@@ -131,6 +131,31 @@ def test_missing_model_is_one_line_unknown(monkeypatch):
         encoder.load.cache_clear()
 
 
+@pytest.mark.parametrize("damage", ["garbage weights", "other architecture", "no config"])
+def test_a_damaged_install_is_refused_in_one_line(tmp_path, monkeypatch, model, damage):
+    package = tmp_path / "fake_minilm"
+    (package / "model").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    if damage != "no config":
+        config = dict(model.config, num_hidden_layers=12) if damage == "other architecture" else model.config
+        (package / "model" / "config.json").write_text(json.dumps(config))
+    (package / "model" / "tokenizer.json").write_bytes(open(f"{model.directory}/tokenizer.json", "rb").read())
+    if damage == "other architecture":
+        (package / "model" / "model.safetensors").write_bytes(open(f"{model.directory}/model.safetensors", "rb").read())
+    else:
+        (package / "model" / "model.safetensors").write_bytes(b"\x08\x00\x00\x00\x00\x00\x00\x00not json")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(encoder, "MODULE", "fake_minilm")
+    encoder.load.cache_clear()
+    try:
+        why = encoder.available()
+        assert why is not None and "\n" not in why and len(why) < 300
+        assert ("num_hidden_layers = 12" in why) if damage == "other architecture" else ("cannot read the model files" in why)
+    finally:
+        monkeypatch.undo()
+        encoder.load.cache_clear()
+
+
 def test_corpus_is_fixed_and_licensed():
     text = S7.CORPUS_FILE.read_text(encoding="utf-8")
     assert "MIT licence" in text
