@@ -93,41 +93,49 @@ class LinearSystem:
             raise ValueError("nvars must be >= 0")
         self.nvars = nvars
         self.rows: list[Row] = []
+        self._integral: list[bool] = []  # per row, added through add(): every coefficient and the rhs an int
+        self._integer: list = []
 
     def add(self, coefs: dict, sense: str, rhs=0, label=None) -> int:
         if sense not in SENSES:
             raise ValueError(f"sense must be one of {SENSES}, got {sense!r}")
-        exact, n = {}, self.nvars
+        exact, n, integral = {}, self.nvars, True
         for j, c in coefs.items():
             if type(j) is not int:
                 j = operator.index(j)
             if not 0 <= j < n:
                 raise IndexError(f"variable index {j} out of range 0..{n - 1}")
-            if type(c) is not int and type(c) is not Fraction:
-                c = _exact(c)
+            if type(c) is not int:
+                if type(c) is not Fraction:
+                    c = _exact(c)
+                integral = integral and type(c) is int
             if c:
                 exact[j] = c
-        self.rows.append(Row(exact, sense, _exact(rhs), label))
+        rhs = _exact(rhs)
+        if len(self._integral) == len(self.rows):
+            self._integral.append(integral and type(rhs) is int)
+        self.rows.append(Row(exact, sense, rhs, label))
         return len(self.rows) - 1
 
     def integer_rows(self) -> list[tuple[dict[int, int], str, int]]:
-        """Each row times the lcm of its denominators: ``(coefficients, sense, rhs)`` in integers (cached)."""
-        cached = getattr(self, "_integer", None)
-        if cached is not None and len(cached) == len(self.rows):
-            return cached
-        out = []
-        for coefs, sense, rhs, _ in self.rows:
+        """Each row times the lcm of its denominators: ``(coefficients, sense, rhs)`` in integers (cached).
+
+        Rows known to be integral when added are taken as they are.
+        """
+        out = self._integer
+        if len(out) > len(self.rows):
+            del out[:]
+        for i in range(len(out), len(self.rows)):
+            coefs, sense, rhs, _ = self.rows[i]
+            if i < len(self._integral) and self._integral[i]:
+                out.append((coefs, sense, rhs))
+                continue
             dens = {c.denominator for c in coefs.values() if type(c) is not int}
             if type(rhs) is not int:
                 dens.add(rhs.denominator)
             e = math.lcm(*dens) if dens else 1
-            if e == 1:
-                out.append((coefs if all(type(c) is int for c in coefs.values()) else {j: int(c) for j, c in coefs.items()},
-                            sense, int(rhs)))
-            else:
-                out.append(({j: c.numerator * (e // c.denominator) for j, c in coefs.items()}, sense,
-                            rhs.numerator * (e // rhs.denominator)))
-        self._integer = out
+            out.append(({j: c.numerator * (e // c.denominator) for j, c in coefs.items()}, sense,
+                        rhs.numerator * (e // rhs.denominator)))
         return out
 
 
@@ -265,25 +273,41 @@ class _Homogenised:
             sign = int(self.sign[i])
             ri.extend([i] * len(row.coefs))
             ci.extend(row.coefs)
-            vals.extend([sign * (c.numerator / c.denominator) for c in row.coefs.values()])
+            vals.extend([sign * (c if type(c) is int else c.numerator / c.denominator) for c in row.coefs.values()])
             if row.rhs:
                 ri.append(i), ci.append(n)
                 vals.append(-sign * (row.rhs.numerator / row.rhs.denominator))
         if self.lifted:
             ri.append(m), ci.append(n), vals.append(1.0)
-        A = sp.csr_matrix((vals, (ri, ci)), shape=(len(normal), self.nvars))
-        self.scale, self.col = np.ones(A.shape[0]), np.ones(A.shape[1])
-        if A.nnz:
+        shape = (len(normal), self.nvars)
+        # Duplicate (row, column) pairs are summed first, as csr_matrix does; then the scaling
+        # runs on the coordinate arrays (entries times powers of two: exactly as diag(1/r) A diag(1/c)).
+        A = sp.coo_matrix((np.asarray(vals, dtype=float), (np.asarray(ri, dtype=np.int64), np.asarray(ci, dtype=np.int64))),
+                          shape=shape).tocsr()
+        A.eliminate_zeros()
+        A = A.tocoo()
+        rows_of, cols_of, v = A.row, A.col, A.data.copy()
+        self.scale, self.col = np.ones(shape[0]), np.ones(shape[1])
+        if len(v):
+            def row_max(values):
+                out = np.zeros(shape[0])
+                np.maximum.at(out, rows_of, np.abs(values))
+                return out
+
+            def col_max(values):
+                out = np.zeros(shape[1])
+                np.maximum.at(out, cols_of, np.abs(values))
+                return out
+
             for _ in range(8):  # Ruiz equilibration: halves the log-spread each pass
-                B = abs(A)
-                r = _power_of_two(np.sqrt(B.max(axis=1).toarray().ravel()))
-                c = _power_of_two(np.sqrt(B.max(axis=0).toarray().ravel()))
-                A = sp.diags(1 / r) @ A @ sp.diags(1 / c)
+                r = _power_of_two(np.sqrt(row_max(v)))
+                c = _power_of_two(np.sqrt(col_max(v)))
+                v = v * (1 / r)[rows_of] * (1 / c)[cols_of]
                 self.scale, self.col = self.scale * r, self.col / c
-            r = _power_of_two(abs(A).max(axis=1).toarray().ravel())
-            A = sp.diags(1 / r) @ A
+            r = _power_of_two(row_max(v))
+            v = v * (1 / r)[rows_of]
             self.scale *= r
-        self.A = A.tocsr()
+        self.A = sp.csr_matrix((v, (rows_of, cols_of)), shape=shape)
 
     def row(self, i: int) -> dict[int, Fraction]:
         """Row i of the homogenised system, exactly (built on demand: it is costly)."""

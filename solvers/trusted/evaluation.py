@@ -115,6 +115,9 @@ def _count(size: int, n: int, order: str, m: int) -> int:
 def evaluate(cases, output, tolerance: Fraction, m: int, tokens=None) -> tuple[int, Fraction]:
     """Check ``|y(X) - T(X)| < tolerance`` (``== 0`` when 0) for every X in ``cases`` (indices into
     ``tokens``, or tokens; query last), y = ``output(X)`` exactly.  Returns (count, worst error)."""
+    ratio = getattr(output, "ratio", None)
+    if ratio is not None:
+        return _evaluate_ratio(cases, ratio, tolerance, m, tokens)
     count, worst = 0, Fraction(0)
     for seq in cases:
         xs = seq if tokens is None else [tokens[i] for i in seq]
@@ -124,6 +127,24 @@ def evaluate(cases, output, tolerance: Fraction, m: int, tokens=None) -> tuple[i
             raise CertificateError(f"sequence {list(xs)} (m={m}): error {error} is not {_bound(tolerance)[6:]}")
         worst, count = max(worst, error), count + 1
     return count, worst
+
+
+def _evaluate_ratio(cases, ratio, tolerance: Fraction, m: int, tokens=None) -> tuple[int, Fraction]:
+    """:func:`evaluate` for an output given as an integer ratio ``y = num / den`` (den > 0): the error
+    ``|num - T den| / den`` is compared with the tolerance by cross-multiplying, in integers."""
+    t_num, t_den = tolerance.numerator, tolerance.denominator
+    count, best_num, best_den = 0, 0, 1
+    for seq in cases:
+        xs = seq if tokens is None else [tokens[i] for i in seq]
+        q = xs[-1]
+        num, den = ratio(seq)
+        gap = abs(num - min((x & q).bit_count() for x in xs) * den)
+        if not (gap == 0 if t_num == 0 else gap * t_den < t_num * den):
+            raise CertificateError(f"sequence {list(xs)} (m={m}): error {Fraction(gap, den)} is not {_bound(tolerance)[6:]}")
+        if gap * best_den > best_num * den:
+            best_num, best_den = gap, den
+        count += 1
+    return count, Fraction(best_num, best_den)
 
 
 def _attention(heads: list, positional: bool):
@@ -148,6 +169,15 @@ def _attention(heads: list, positional: bool):
             y += Fraction(num * sw, den * sp)
         return y
 
+    if len(cleared) == 1 and not positional:
+        # one head: y = (sum_j P[q][x_j] sw) / (sum_j W[q][x_j] sp), an integer ratio (den > 0: kappa(q, q) > 0)
+        [([W], [P], sw, sp)] = cleared
+
+        def ratio(seq) -> tuple[int, int]:
+            Wq, Pq = W[seq[-1]], P[seq[-1]]
+            return sum(Pq[x] for x in seq) * sw, sum(Wq[x] for x in seq) * sp
+
+        output.ratio = ratio
     return output
 
 
