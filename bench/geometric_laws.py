@@ -3,6 +3,8 @@
     python bench/geometric_laws.py                      # the default points of the three laws
     python bench/geometric_laws.py --big                # the recorded big runs (beta = 10^4 on the circle, 400 on S^2, ...)
     python bench/geometric_laws.py CLAIM k=v,k=v ...    # one claim at the given points
+    python bench/geometric_laws.py --sweep CLAIM --param beta=16,64,256 [--param r_max=2] [--jobs 2] [--scheduler ADDR] [--out DIR]
+                                                        # a grid in parallel (local pool, or Dask), JSON + CSV for plots
 
 For each point: the claim's cost estimate, the measured CPU and wall seconds
 of the whole check, and per certificate, side by side, its instance size
@@ -14,10 +16,15 @@ asserted; docs/performance.md and the claims' docs record runs.
 from __future__ import annotations
 
 import argparse
+import csv
+import itertools
+import json
+import os
 import sys
 import time
 
-from solvers import trusted
+from solvers import parallel, trusted
+from solvers.certificates import encode
 from theorems.core import get
 
 DEFAULTS = [("softmax_rank.spherical_law", {}), ("softmax_rank.ball_law", {}), ("softmax_rank.visible_law", {})]
@@ -69,12 +76,71 @@ def run(claim_id: str, given: dict) -> None:
     sys.stdout.flush()
 
 
+def sweep_point(claim_id: str, given: dict) -> dict:
+    """One point of a sweep (module level: it runs in a worker): status, CPU seconds and facts, as JSON data."""
+    claim = get(claim_id)
+    point = claim.point(given)
+    cpu = time.process_time()
+    out = claim.check(point)
+    return {"claim": claim_id, "parameters": given, "status": out.status, "estimate": claim.cost(point),
+            "cpu_seconds": round(time.process_time() - cpu, 2), "facts": encode(out.facts), "message": out.message}
+
+
+def flatten(value, prefix=()):
+    """Nested facts as (path, leaf) pairs: the long format a plot reads."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from flatten(v, prefix + (str(k),))
+    elif isinstance(value, (list, tuple)) and value and isinstance(value[0], (dict, list, tuple)):
+        for i, v in enumerate(value):
+            yield from flatten(v, prefix + (str(i),))
+    else:
+        yield "/".join(prefix), value if not isinstance(value, (list, tuple)) else json.dumps(value)
+
+
+def sweep(claim_id: str, params: list[str], jobs: int, scheduler: str | None, out_dir: str) -> None:
+    names = [p.partition("=")[0] for p in params]
+    grids = [p.partition("=")[2].split(",") for p in params]
+    tasks = [(claim_id, dict(zip(names, values))) for values in itertools.product(*grids)] or [(claim_id, {})]
+    claim = get(claim_id)
+    total = sum(claim.cost(claim.point(g)) for _, g in tasks)
+    print(f"{claim_id}: {len(tasks)} point(s), estimated {total:.0f} s on one core (about {total / max(1, jobs):.0f} s with --jobs {jobs})")
+    results = [None] * len(tasks)
+    start = time.perf_counter()
+    for done, (index, result) in enumerate(parallel.run(sweep_point, tasks, jobs, scheduler), 1):
+        results[index] = result
+        print(f"  [{done}/{len(tasks)}] {result['parameters']}: {result['status']}, {result['cpu_seconds']} s CPU "
+              f"(estimate {result['estimate']:.1f} s; {time.perf_counter() - start:.0f} s elapsed)")
+        sys.stdout.flush()
+    os.makedirs(out_dir, exist_ok=True)
+    stem = os.path.join(out_dir, claim_id.rsplit(".", 1)[-1])
+    with open(stem + ".json.tmp", "w") as handle:
+        json.dump(results, handle, indent=1)
+    os.replace(stem + ".json.tmp", stem + ".json")
+    with open(stem + ".csv.tmp", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["claim", "parameters", "status", "cpu_seconds", "fact", "value"])
+        for r in results:
+            for path, leaf in flatten(r["facts"]):
+                writer.writerow([r["claim"], json.dumps(r["parameters"]), r["status"], r["cpu_seconds"], path, leaf])
+    os.replace(stem + ".csv.tmp", stem + ".csv")
+    print(f"written {stem}.json and {stem}.csv")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("claim", nargs="?")
     parser.add_argument("points", nargs="*", help="k=v,k=v (one point each)")
     parser.add_argument("--big", action="store_true", help="the recorded big runs")
+    parser.add_argument("--sweep", metavar="CLAIM", help="run CLAIM over the grid of --param values")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2", help="a grid axis of the sweep")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address")
+    parser.add_argument("--out", default="reports/sweeps")
     args = parser.parse_args(argv)
+    if args.sweep:
+        sweep(args.sweep, args.param, args.jobs, args.scheduler, args.out)
+        return
     if args.claim:
         for text in args.points or [""]:
             run(args.claim, parse(text))

@@ -28,6 +28,21 @@ FIT_FROM = 64  # slopes are fitted on beta >= 64 (the spec's choice), or the spr
 SVD_BITS = 30
 
 
+def betas(beta_min: int, beta_max: int, step: int = 4) -> list[int]:
+    """The temperatures step^k with beta_min <= step^k <= beta_max."""
+    out, b = [], 1
+    while b <= beta_max:
+        if b >= beta_min:
+            out.append(b)
+        b *= step
+    return out
+
+
+def point_betas(point: dict) -> list[int]:
+    """The betas of a point: the one ``beta`` when given (nonzero), else the powers of step in range."""
+    return [point["beta"]] if point.get("beta") else betas(point["beta_min"], point["beta_max"], point["step"])
+
+
 def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):
     """(rows, groups, upper) on one instance: the certified grouped rows (all rows with their own column when
     every diagonal margin ``2 A_ii - 1`` exceeds eps in floats, else the Voronoi search's), and

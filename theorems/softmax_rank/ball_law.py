@@ -43,6 +43,7 @@ from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, S
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import _laws
+from theorems.softmax_rank._laws import betas, point_betas
 
 HEX_HEIGHT = Fraction(97, 112)  # sqrt(3)/2 to 6e-5: a near-hexagonal lattice with rational points
 ANNULUS = Fraction(3, 4)  # the annulus |x|^2 >= 3/4 caps multiplicities at ceil(64 e^{beta/8})
@@ -51,15 +52,6 @@ WEIGHT = 64  # m_j = ceil(WEIGHT e^{beta (1 - |x_j|^2)/2})
 
 def law_exponent(d: int) -> Fraction:
     return Fraction(d, 2)
-
-
-def betas(beta_min: int, beta_max: int, step: int) -> list[int]:
-    out, b = [], 1
-    while b <= beta_max:
-        if b >= beta_min:
-            out.append(b)
-        b *= step
-    return out
 
 
 def hex_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, Fraction]]:
@@ -172,6 +164,7 @@ class BallLaw(Claim):
         Parameter("beta_min", 16, 16, 4**6, "smallest beta (a power of step; a perfect square)"),
         Parameter("beta_max", 256, 16, 4**6, "largest beta"),
         Parameter("step", 4, 4, 16, "the betas are the powers of step in [beta_min, beta_max] (4 or 16: squares)"),
+        Parameter("beta", 0, 0, 4**6, "one beta instead of the range (0 = use beta_min, beta_max, step); a perfect square"),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("spacing", Fraction(0), Fraction(0), Fraction(4), "lattice spacing c: points c/sqrt(beta) apart (0: the densest self-dominant c of a grid, per region)", kind=Fraction),
         Parameter("dense", 1, 0, 1, "also certify an upper bound on a denser instance"),
@@ -197,7 +190,7 @@ class BallLaw(Claim):
 
     def validate(self, point: dict) -> None:
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
-        bs = betas(point["beta_min"], point["beta_max"], point["step"])
+        bs = point_betas(point)
         if not bs:
             raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
         if any(isqrt(b) ** 2 != b for b in bs):
@@ -207,7 +200,7 @@ class BallLaw(Claim):
         # seconds on one core (bench/geometric_laws.py): n ~ 3.6 beta / c^2 lattice points; arb rows, the checker's
         # re-check and the unweighted Voronoi search ~2e-5 n^2 per instance; the dense SVD ~5e-8 n^3 + 3e-5 n^2
         total = 0.2
-        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+        for b in point_betas(point):
             n = 3.7 * b / float(point["spacing"] or 2) ** 2
             total += 3 * 6e-6 * n * n + 12 * 1e-7 * n * n  # three instances; the spacing bisections in floats
             if point["dense"] and b <= point["dense_beta_max"]:
@@ -220,7 +213,7 @@ class BallLaw(Claim):
         the closed unit disk, checked exactly): ``rank_eps >= lower`` on the disk, annulus and unweighted
         instances; on the dense instance ``rank_eps >= lower`` and ``<= upper`` (when built and not all rows)."""
         eps, verify = point["epsilon"], []
-        bs = betas(point["beta_min"], point["beta_max"], point["step"])
+        bs = point_betas(point)
         for b in bs:
             p = plan(b, point)
             for name in ("disk", "annulus", "unweighted"):
@@ -232,7 +225,7 @@ class BallLaw(Claim):
 
     def run(self, point: dict, ev) -> None:
         eps, table = point["epsilon"], {}
-        for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+        for b in point_betas(point):
             p = plan(b, point)
             ev.poll()
             row = {}

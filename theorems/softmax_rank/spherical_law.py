@@ -51,6 +51,7 @@ from solvers import softmax_enclosures as E
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
+from theorems.softmax_rank._laws import betas, point_betas
 
 # where the largest certified lower bound sits, rows ~ c_d beta^{(d-1)/2} (search window centre, not a verdict)
 ROWS_PER_UNIT = {2: 4.5, 3: 3.4}
@@ -58,21 +59,6 @@ ROWS_PER_UNIT = {2: 4.5, 3: 3.4}
 
 def law_exponent(d: int) -> Fraction:
     return Fraction(d - 1, 2)
-
-
-def point_betas(point: dict) -> list[int]:
-    """The betas of a point: the one ``beta`` when given (nonzero), else the powers of step in range."""
-    return [point["beta"]] if point.get("beta") else betas(point["beta_min"], point["beta_max"], point["step"])
-
-
-def betas(beta_min: int, beta_max: int, step: int = 4) -> list[int]:
-    """The temperatures step^k with beta_min <= step^k <= beta_max."""
-    out, b = [], 1
-    while b <= beta_max:
-        if b >= beta_min:
-            out.append(b)
-        b *= step
-    return out
 
 
 def rational_sphere_points(n: int, denominator: int = 1 << 20) -> list[tuple[Fraction, Fraction, Fraction]]:
@@ -519,6 +505,11 @@ class SphericalLaw(Claim):
         for key, label in (("lower", "dense instance: certified lower"), ("upper", "dense instance: certified upper")):
             ys = [get(sandwich, b, key) for b in bs]
             if all(y is not None for y in ys):
+                series.append((label, xs, tuple(ys)))
+        every = next((v for k, v in facts.items() if k.startswith("worst_case_sandwich")), {})
+        for key, label in (("anchor rows", "every n and X: anchor rows (upper)"), ("interpolated anchors", "every n and X: interpolated anchors (upper)")):
+            ys = [get(every, b, key) for b in bs]
+            if every and all(y is not None for y in ys):
                 series.append((label, xs, tuple(ys)))
         d = int(record.get("parameters", {}).get("d", 2))
         e = (d - 1) / 2

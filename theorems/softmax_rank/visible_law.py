@@ -48,6 +48,7 @@ from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, S
 from theorems.softmax_rank import VISIBLE_DIMENSION
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import _laws
+from theorems.softmax_rank._laws import betas, point_betas
 
 SPACINGS = tuple(Fraction(c, 20) for c in range(20, 61))  # c = 1, 1.05, ..., 3: lattice spacing c / sqrt(beta)
 RANDOM_DENOMINATOR = 1 << 16
@@ -55,15 +56,6 @@ RANDOM_DENOMINATOR = 1 << 16
 
 def law_exponent(r: int) -> Fraction:
     return Fraction(r, 2)
-
-
-def betas(beta_min: int, beta_max: int, step: int) -> list[int]:
-    out, b = [], 1
-    while b <= beta_max:
-        if b >= beta_min:
-            out.append(b)
-        b *= step
-    return out
 
 
 def lattice(r: int, h: Fraction) -> list[tuple[int, ...]]:
@@ -201,6 +193,7 @@ class VisibleLaw(Claim):
         Parameter("beta_min", 64, 16, 4**6, "smallest beta (a power of step; beta a perfect square)"),
         Parameter("beta_max", 256, 16, 4**6, "largest beta"),
         Parameter("step", 4, 4, 16, "the betas are the powers of step in [beta_min, beta_max] (step 4 or 16: squares)"),
+        Parameter("beta", 0, 0, 4**6, "one beta instead of the range (0 = use beta_min, beta_max, step); a perfect square"),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("random", 1, 0, 1, "also certify lower bounds on random instances of the same size (contrast)"),
         Parameter("seed", 0, 0, 10**6, "seed of the random instances"),
@@ -224,20 +217,20 @@ class VisibleLaw(Claim):
 
     def validate(self, point: dict) -> None:
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
-        bs = betas(point["beta_min"], point["beta_max"], point["step"])
+        bs = point_betas(point)
         if not bs:
             raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
         if any(isqrt(b) ** 2 != b for b in bs):
             raise ParameterError(f"every beta must be a perfect square (the lattice spacing c/sqrt(beta) is rational), got {bs} in {self.id}")
-        if point["r_max"] == 3 and point["beta_max"] > 256:
-            raise ParameterError(f"r = 3 is run up to beta_max = 256 (the lattice has ~(4/3) pi (sqrt(beta)/2)^3 points), got {point['beta_max']} in {self.id}")
+        if point["r_max"] == 3 and max(bs) > 256:
+            raise ParameterError(f"r = 3 is run up to beta = 256 (the lattice has ~(4/3) pi (sqrt(beta)/2)^3 points), got {max(bs)} in {self.id}")
 
     def cost(self, point: dict) -> float:
         # seconds on one core (bench/geometric_laws.py): per instance of n keys ~8e-6 n^2 (arb rows, the
         # checker's re-check, encoding), the lattice's float bisection ~6 float n^2 softmaxes
         total = 0.2
         for r in range(1, point["r_max"] + 1):
-            for b in betas(point["beta_min"], point["beta_max"], point["step"]):
+            for b in point_betas(point):
                 n = {1: 1.4 * sqrt(b), 2: 0.9 * b, 3: 0.8 * b**1.5}[r]
                 total += 0.02 + (1 + point["random"]) * 8e-6 * n * n + 6 * 5e-8 * n * n
         return total
@@ -245,7 +238,7 @@ class VisibleLaw(Claim):
     # ----------------------------------------------------------- obligations
 
     def _points(self, point: dict):
-        bs = betas(point["beta_min"], point["beta_max"], point["step"])
+        bs = point_betas(point)
         return [(r, b) for r in range(1, point["r_max"] + 1) for b in bs]
 
     def obligations(self, point: dict) -> Obligations:
@@ -274,7 +267,7 @@ class VisibleLaw(Claim):
         S = _spread_of(scale, N)
         verify += _instance_obligations(f"r = 1, biases up to {point['bias']} (spread {S})", scale, N, eps, None, min(rank_one_bounds(S, eps).values()))
         pairs = ", ".join(f"(r={r}, beta={b})" for r, b in self._points(point))
-        return Obligations(verify=tuple(verify), reach=f"{pairs} at eps = {eps}; r = 1: every head with spread <= {4 * point['beta_max']} "
+        return Obligations(verify=tuple(verify), reach=f"{pairs} at eps = {eps}; r = 1: every head with spread <= {4 * max(point_betas(point))} "
                                                        "(the constant C(r, eps) for r >= 2 is not checked)")
 
     @staticmethod
