@@ -95,7 +95,11 @@ def test_no_raw_latex_left_in_any_page(site):
 def test_statements_are_mathml_from_the_sympy_objects(site):
     page = (site / "claims" / "kernel_rank.softmax_three_tokens.html").read_text(encoding="utf-8")
     statement = page.split('id="statement"')[1].split("</table>")[0]
-    assert statement.count("<math") == len(get("softmax_three_tokens").statement().hypotheses) + 1
+    # one formula with its quantifiers, then each part beside its words
+    assert statement.count("<math") == len(get("softmax_three_tokens").statement().hypotheses) + 2
+    formula = statement.split('id="formula"')[1].split("</div>")[0]
+    assert formula.startswith('><math') and "<mo>∀</mo><mrow><mi>m</mi></mrow>" in formula and "<mo>⟹</mo>" in formula
+    assert "<mo>∀</mo><mrow><mi>X</mi></mrow>" in formula  # "on every sequence X": bound in the conclusion
     assert "<mtable" in statement  # the Piecewise threshold as cases
     assert "κ" in statement and "<mi>T</mi>" in statement  # names as written, case kept
     assert "<mfrac><mn>1</mn><mn>2</mn></mfrac>" in page
@@ -112,11 +116,12 @@ def test_claim_page_shows_what_the_checker_accepted_then_what_the_check_reported
     assert "rank at most 2" in section and "not discharged" in section  # the refutation, not discharged
     # the certificate: the checker's own words, a link to the copy, the command that re-checks it
     assert "rank &gt;= 3 (3 x 3 matrix sha256:" in page
-    record = json.loads(next(outcomes.glob("report_test.diagonal_rank/*/outcome.json")).read_text())
-    for path in record["certificates"]:
-        rel = f"data/report_test.diagonal_rank/{os.path.basename(os.path.dirname(path))}/{os.path.basename(path)}"
+    where = next(outcomes.glob("report_test.diagonal_rank/*/outcome.json")).parent
+    record = json.loads((where / "outcome.json").read_text())
+    for path in record["certificates"]:  # names in the point folder (older files: paths ending in one)
+        rel = f"data/report_test.diagonal_rank/{where.name}/{os.path.basename(path)}"
         assert f"attnproof verify {rel}" in page
-        assert (site / rel).read_bytes() == open(path, "rb").read()
+        assert (site / rel).read_bytes() == (where / os.path.basename(path)).read_bytes()
     reported = page.split("Reported by the check, unchecked")[1]
     assert "<mfrac><mn>1</mn><mn>2</mn></mfrac>" in reported  # the fact 1/2 as a fraction, among the unchecked
     assert page.count('<img src="../assets/plots/report_test.diagonal_rank/') == 1  # the generic table figure
@@ -148,7 +153,7 @@ def accepted(page: str, slug: str) -> str:
 
 
 def dashboard_row(index: str, claim_id: str) -> str:
-    return index.split(f'<a href="claims/{claim_id}.html"><code>')[1].split("</tr>")[0]
+    return index.split(f'<tr id="row-{safe(claim_id)}">')[1].split("</tr>")[0]
 
 
 def test_the_rung_comes_from_the_discharged_obligations_not_the_class_attribute(outcomes, tmp_path, monkeypatch):
@@ -288,8 +293,8 @@ def test_unchecked_claims_are_listed_as_not_checked(site):
         if claim_id not in report_ids:
             page = (site / "claims" / f"{claim_id}.html").read_text(encoding="utf-8")
             assert "No outcome in this report" in page
-    table = index.split('<table class="dashboard">')[1].split("</table>")[0]
-    assert table.count("badge not-run") + table.count("badge stated") == len(registry()) - len(report_ids)
+    tables = "".join(t.split("</table>")[0] for t in index.split('<table class="dashboard wide">')[1:])
+    assert tables.count("badge not-run") + tables.count("badge stated") == len(registry()) - len(report_ids)
 
 
 # ------------------------------------------------------------------- the CLI
@@ -305,7 +310,8 @@ def test_report_runs_the_default_check_first_when_there_are_no_outcomes(tmp_path
 
     monkeypatch.setattr(cli, "cmd_check", small_check)
     outcomes, site = tmp_path / "none", tmp_path / "site"
-    assert main(["report", "--outcomes", str(outcomes), "--out", str(site)]) == 0
+    monkeypatch.setattr(cli, "DEFAULT_OUT", str(outcomes))  # the default folder, empty: the check runs first
+    assert main(["report", "--out", str(site)]) == 0
     assert seen == [str(outcomes)]
     assert (outcomes / "outcomes.json").is_file() and (site / "index.html").is_file()
 
@@ -346,13 +352,51 @@ def test_exact_values_are_read_exactly_and_only_closed_forms_are_evaluated():
     assert "… and 4 more" in values.to_html(list(range(20)))
 
 
+def crosses(a, b, box) -> bool:
+    """Does the segment a-b pass through the inside of box (x, y, w, h)? (Liang-Barsky clipping, shrunk by 1 px.)"""
+    x, y, w, h = box
+    lo, hi = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - (x + 1)), (dx, (x + w - 1) - a[0]), (-dy, a[1] - (y + 1)), (dy, (y + h - 1) - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+        elif p < 0:
+            lo = max(lo, q / p)
+        else:
+            hi = min(hi, q / p)
+    return lo < hi
+
+
 def test_layout_puts_a_claim_right_of_what_it_rests_on_and_survives_a_cycle():
-    place = graph.layout({"a": ("b",), "b": ("c",), "c": (), "d": ("c",)})
-    assert place["c"][0] == 0 and place["b"][0] == 1 and place["a"][0] == 2 and place["d"][0] == 1
-    cyclic = graph.layout({"x": ("y",), "y": ("x",)})
-    assert set(cyclic) == {"x", "y"}
+    boxes, paths, width, height = graph.layout({"a": ("b",), "b": ("c",), "c": (), "d": ("c",), "e": ()})
+    assert boxes["c"][0] < boxes["b"][0] < boxes["a"][0] and boxes["c"][0] < boxes["d"][0]
+    assert set(paths) == {("b", "a"), ("c", "b"), ("c", "d")}
+    for (used, node), points in paths.items():  # from the right side of what it rests on to the left of the claim
+        assert points[0][0] == pytest.approx(boxes[used][0] + boxes[used][2], abs=0.1) and points[-1][0] == pytest.approx(boxes[node][0], abs=0.1)
+    cyclic, routes, _, _ = graph.layout({"x": ("y",), "y": ("x",)})
+    assert set(cyclic) == {"x", "y"} and len(routes) == 2
     svg = graph.svg({"x": ("y",), "y": ("x",), "z": ("missing",)}, {}, {}, {"x": "x.html"})
     assert svg.count('<path class="edge"') == 3 and 'href="x.html"' in svg and "not registered" in svg
+
+
+def test_the_claims_graph_has_no_edge_through_a_box_fits_the_page_and_is_the_same_every_time():
+    nodes = {claim_id: tuple(c.uses) for claim_id, c in registry().items()}
+    status = {claim_id: ("verified", "verified up to a size") for claim_id in nodes}
+    boxes, paths, width, height = graph.layout(nodes, status)
+    assert len(paths) == sum(len(set(u) - {n}) for n, u in nodes.items())
+    for (used, node), points in paths.items():
+        for a, b in zip(points, points[1:]):
+            through = [k for k, box in boxes.items() if crosses(a, b, box)]
+            assert through == [], f"the edge {used} -> {node} runs through {through}"
+    for k, (x, y, w, h) in boxes.items():  # inside the drawing, no two boxes overlap
+        assert 0 <= x and x + w <= width and 0 <= y and y + h <= height
+        for j, (x2, y2, w2, h2) in boxes.items():
+            assert j == k or x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, (k, j)
+    assert width <= graph.WIDTH + 2 * graph.MARGIN  # about the page's width; the SVG scales below it
+    svg = graph.svg(nodes, status, {}, {})
+    assert 'style="max-width: 100%; height: auto"' in svg and f'viewBox="0 0 {width} {height}"' in svg
+    assert graph.svg(nodes, status, {}, {}) == svg
 
 
 def test_figures_are_reproducible_and_carry_no_date():

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import sympy
 
-from theorems.report import graph, mathml, model, site, values
+from theorems.report import graph, mathml, model, site, statement, values
 
 
 def _cell(text: str) -> str:
@@ -26,25 +26,41 @@ def dashboard(report) -> str:
         lines += [f"**{len(wrong)} claim(s) NOT AS EXPECTED or not established:** "
                   + ", ".join(f"[`{e.id}`](claims/{quote(e.id)}.md)" for e in wrong), ""]
     lines += [site.trusted_summary(report) + ".", ""]
-    lines += ["| claim | the paper states | established here | what the trusted checker accepted | outcomes | rests on |",
-              "|---|---|---|---|---|---|"]
+    counts: dict[str, int] = {}
     for e in entries:
-        outcomes = "; ".join(
-            f"{p.slug}: {p.status}" + ("" if p.stands else " (**does not stand**)")
-            + ("" if not p.stands or p.as_expected else f" (**expected {p.expected}**)")
-            + f" {site._seconds(p):.2f} s" for p in e.points) or "none"
-        accepted = "<br>".join(_accepted_cell(p) for p in e.points) or "nothing: no outcome"
-        symbolic = f"; beside it: *symbolic (sympy)*: {', '.join(e.symbolic)}, not checked by the trusted checker" if e.symbolic else ""
-        rests = ", ".join(f"`{u}`" for u in e.claim.uses) or "nothing"
-        lines.append(f"| [`{e.id}`](claims/{quote(e.id)}.md) {_cell(e.claim.title)} | arXiv:{e.claim.paper}: {_cell(e.claim.sentence)} "
-                     f"| **{_cell(e.standing.label)}** — {_cell(e.standing.detail)}{_cell(symbolic)} | {_cell(accepted)} "
-                     f"| {_cell(outcomes)} | {rests} |")
+        counts[e.standing.label if e.standing.key != "verified" else "verified up to a size"] = counts.get(
+            e.standing.label if e.standing.key != "verified" else "verified up to a size", 0) + 1
+    stale = sum(1 for e in entries for p in e.points if p.stale)
+    lines += [f"**{len(entries)} claim(s):** " + "; ".join(f"{label}: {n}" for label, n in sorted(counts.items()))
+              + (f"; **{stale} stale outcome(s)**" if stale else ""), "",
+              "**Legend.** " + " ".join(f"*{label}*: {text}." for label, text in model.RUNGS.values()), "",
+              "**Relations.** " + " ".join(f"*{r}*: {text}." for r, text in site.RELATIONS.items()), "",
+              "## The papers' sentences and the claims that serve them", ""]
+    paper = None
+    for sentence in model.sentences(entries):
+        if sentence.paper != paper:
+            paper = sentence.paper
+            lines += [f"### arXiv:{paper} — *{model.paper_title(paper)}*", ""]
+        lines += [f"> {sentence.text}", "", f"Stated by {sentence.source}.", "",
+                  "| claim, and how it serves the sentence | established here | what the trusted checker accepted | outcomes | rests on |",
+                  "|---|---|---|---|---|"]
+        for e in sentence.entries:
+            outcomes = "; ".join(
+                f"{p.slug}: {p.status_label}" + (" (**STALE**)" if p.stale else "")
+                + ("" if p.stands else " (**does not stand**)")
+                + ("" if not p.stands or p.as_expected else f" (**expected {p.expected}**)")
+                + f" {site._seconds(p):.2f} s, {p.made_text}" for p in e.points) or "none"
+            accepted = "<br>".join(_accepted_cell(p) for p in e.points) or "nothing: no outcome"
+            symbolic = f"; beside it: *symbolic (sympy)*: {', '.join(e.symbolic)}, not checked by the trusted checker" if e.symbolic else ""
+            rests = ", ".join(f"`{u}`" for u in e.claim.uses) or "nothing"
+            lines.append(f"| *{_cell(model.relation_of(e.claim))}*: [`{e.id}`](claims/{quote(e.id)}.md) {_cell(e.claim.title)} "
+                         f"| **{_cell(e.standing.label)}** — {_cell(e.standing.detail)}{_cell(symbolic)} | {_cell(accepted)} "
+                         f"| {_cell(outcomes)} | {rests} |")
+        lines.append("")
     nodes = {e.id: tuple(e.claim.uses) for e in entries}
     lines += ["", "## Dependency graph", "", "An arrow from B to A: A rests on B. Drawn: [assets/graph.svg](assets/graph.svg).", "",
               "```mermaid", graph.mermaid(nodes).rstrip("\n"), "```", "",
-              "## What a claim's standing means", ""]
-    lines += [f"- **{label}**: {text}" for label, text in model.RUNGS.values()]
-    lines.append("")
+              ]
     if report.orphans:
         lines += ["## Outcomes of claims not installed", ""]
         lines += [f"- `{p.folder}`: {p.status} — **not established**: {p.why_not}" for p in report.orphans]
@@ -55,10 +71,10 @@ def dashboard(report) -> str:
 def _accepted_cell(point) -> str:
     if not point.stands:
         return f"{point.slug}: **does not stand** — {point.why_not}"
-    if point.status == "unknown":
-        return f"{point.slug}: unknown: claims nothing, needs nothing"
+    if point.status == "unknown" and not point.partial:
+        return f"{point.slug}: {point.status_label}: claims nothing, needs nothing"
     rows = site.shown_obligations(point)
-    if point.status == "refuted":
+    if point.status in ("refuted", "unknown"):
         rows = [o for o in rows if o.get("by")]
     items = "; ".join(f"{o.get('words', '')} — {site.obligation_mark(point, o)}" for o in rows[:site.ACCEPTED_LIMIT])
     more = f"; … and {len(rows) - site.ACCEPTED_LIMIT} more" if len(rows) > site.ACCEPTED_LIMIT else ""
@@ -70,7 +86,8 @@ def claim_page(report, entry) -> str:
     symbolic = (f" Beside it, *symbolic (sympy)*: {', '.join(entry.symbolic)} — not checked by the trusted checker."
                 if entry.symbolic else "")
     lines = [f"[← all claims](../index.md)", "", f"# {claim.title}", "",
-             f"`{entry.id}` · arXiv:{claim.paper} *{model.paper_title(claim.paper)}*", "",
+             f"`{entry.id}` · arXiv:{claim.paper} *{model.paper_title(claim.paper)}* · stated by {model.source_of(claim)}", "",
+             f"How it serves the paper's sentence: *{model.relation_of(claim)}*.", "",
              f"**Established here: {entry.standing.label}** — {entry.standing.detail}{symbolic}", "",
              f"The rung is what the trusted checker accepted at the points below; the claim expects "
              f"`{claim.expected}` at the default point.", "",
@@ -83,6 +100,11 @@ def claim_page(report, entry) -> str:
     except Exception as exc:  # a claim under construction must not take the whole report down
         rows = []
         lines.append(f"**The statement could not be built:** {type(exc).__name__}: {exc}")
+    if rows:
+        try:
+            lines += [f"$${statement.tex_formula(claim.statement())}$$", ""]
+        except Exception:  # no single formula: the parts below still show
+            pass
     for word, (expr, words) in rows:
         note = " (the sympy object evaluates to true: the words carry this hypothesis)" if expr is sympy.true else ""
         lines.append(f"- **{word}** ${mathml.sympy_tex(expr)}$ — {words}{note}")
@@ -105,7 +127,9 @@ def _point(report, point) -> list[str]:
         mark = f" — **NOT AS EXPECTED: the claim expects {point.expected}**"
     else:
         mark = ""
-    lines = [f"## Outcome at `{point.slug}`", "", f"**{point.status}**{mark}", "",
+    if point.stale:
+        mark = " — **STALE: made for another statement than the installed claim's; check again**"
+    lines = [f"## Outcome at `{point.slug}`", "", f"**{point.status_label}**{mark}", "", f"{point.made_text}.", "",
              f"Parameters: {model.point_text(point.parameters)}. Time: {site._seconds(point):.2f} s. "
              f"Record: [data/{point.folder}/outcome.json](../data/{quote(point.folder, safe='/')}/outcome.json); "
              f"re-check this verdict: `attnproof verify data/{point.folder}`", "",

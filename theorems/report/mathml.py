@@ -10,7 +10,9 @@ Two sources of mathematics reach a page:
 * short TeX inside prose (``$m$``-bit tokens in an abstract sentence): a small
   converter for the TeX that such sentences use (letters, digits, Greek,
   ``^``/``_``, ``\\frac``, ``\\sqrt``, ``\\mathbb``, relations, delimiters).
-  Unknown commands become upright names, so no backslash reaches a page.
+  latex2mathml converts it (the package's own reader of that subset stands
+  behind it); unknown commands become upright names, so no backslash
+  reaches a page.
 
 Chromium renders MathML Core natively (since version 109); the Markdown copy
 of the report carries the same statements as TeX from ``sympy.latex``.
@@ -188,10 +190,37 @@ class _TexParser:
         return f"<mi>{html.escape(name)}</mi>"  # unknown: its name, upright, never a backslash
 
 
+def tex_body(tex: str) -> str:
+    """The MathML inside ``<math>`` for a TeX fragment: latex2mathml, else the package's own subset reader.
+
+    latex2mathml passes a command it does not know through with its
+    backslash; such a command is set upright by its name (rewritten to
+    ``\\operatorname{name}``) and the fragment converted again, so no
+    backslash ever reaches a page.  Should latex2mathml still fail, the small
+    reader above (:class:`_TexParser`) converts the fragment.
+    """
+    from latex2mathml.converter import convert
+
+    attempt = tex
+    for _ in range(2):
+        try:
+            out = convert(attempt)
+        except Exception:  # latex2mathml raises on TeX it cannot read (an unbalanced brace, a bad environment)
+            break
+        inner = re.sub(r"^<math[^>]*>|</math>$", "", out)
+        raw = set(re.findall(r"\\([A-Za-z]+)", inner))
+        if not raw and "\\" not in inner:
+            inner = re.sub(r"&#(x[0-9a-fA-F]+|\d+);", _character, inner)  # readable source: ε, not &#x003B5;
+            return inner.replace("<mspace linebreak=\"newline\" />", '<mspace width="1em"></mspace>')
+        # the commands it passed through raw: upright names
+        attempt = re.sub(r"\\([A-Za-z]+)", lambda m: f"\\operatorname{{{m.group(1)}}}" if m.group(1) in raw
+                         else m.group(0), attempt)
+    return f"<mrow>{_TexParser(tex).sequence()}</mrow>"
+
+
 def tex_to_mathml(tex: str, display: bool = False) -> str:
-    """A ``<math>`` element for a TeX fragment of the subset described in the module docstring."""
-    body = _TexParser(tex).sequence()
-    return _wrap(f"<mrow>{body}</mrow>", display)
+    """A ``<math>`` element for a TeX fragment (see :func:`tex_body`)."""
+    return _wrap(tex_body(tex), display)
 
 
 def _wrap(body: str, display: bool, displaystyle: bool = False) -> str:
@@ -228,7 +257,10 @@ class _Printer(MathMLPresentationPrinter):
 
     def _print_Symbol(self, sym, style="plain"):
         if "\\" in sym.name or "$" in sym.name:
-            return self._markup(f"<mrow>{_TexParser(sym.name.strip('$')).sequence()}</mrow>")
+            return self._markup(f"<mrow>{tex_body(sym.name.strip('$'))}</mrow>")
+        base, _, rest = sym.name.partition("_")
+        if base in GREEK:  # sympy knows "epsilon" but not "varepsilon", "ell", ...: a letter, never a word
+            return super()._print_Symbol(sympy.Symbol(GREEK[base] + ("_" + rest if rest else "")), style)
         return super()._print_Symbol(sym, style)
 
     def _print_AppliedUndef(self, e):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 
@@ -30,6 +31,12 @@ from solvers.trusted import parse
 from theorems.core import PAPERS, Claim, rung
 
 CERT_SUFFIX = ".cert.json"
+UNKNOWN_WHY = ("open", "budget", "undecided", "not established")  # the outcome format's unknown.why
+RELATION_ORDER = ("reads it", "a finite step of an asymptotic", "a lemma toward it", "a tempting variant, refuted",
+                  "a conjecture")
+_MADE_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+_VERSION = re.compile(r"[0-9A-Za-z.+_-]{1,40}")
+_CODE = re.compile(r"sha256:[0-9a-f]{64}")
 OUTCOME = "outcome.json"
 SYMBOLIC = "symbolic_"  # facts of this prefix rest on sympy: their own rung, never an obligation
 NOT_ESTABLISHED = "not established"
@@ -42,14 +49,19 @@ RUNGS = {
                  "the trusted checker discharged every obligation; they cover the sizes named, and nothing beyond"),
     "refuted": ("refuted with a certified counterexample",
                 "the trusted checker discharged an obligation that contradicts the statement"),
-    "open": ("open conjecture", "no verdict, as the claim expects of an open conjecture; nothing is established"),
+    "open": ("open conjecture", "no verdict, as the claim expects of an open conjecture; nothing is established "
+             "(what the checker discharged on the way is listed, each with its certificate)"),
+    "budget": ("unknown: budget ran out", "the budget ran out before every obligation was discharged: partial, never "
+               "verified; the obligations discharged so far are listed with their certificates"),
     "symbolic": ("symbolic (sympy)",
                  "a step sympy carried out (simplification, solve, assumptions): shown beside what the checker "
                  "accepted, never part of it"),
     "mismatch": ("DOES NOT STAND / NOT AS EXPECTED",
                  "an outcome the checker or the binding to the installed claim does not accept (its rung: not "
                  "established), or one not as the claim expects"),
-    "unknown": ("not established", "no verdict within the budget: nothing is established"),
+    "unknown": ("not established", "no verdict: a solver gave up, or a step failed without a certified refutation"),
+    "stale": ("STALE: made for an older statement", "the outcome was made for a statement (or obligations) other "
+              "than the installed claim's: it establishes nothing about the claim as it now reads; check it again"),
     "not-run": ("not checked in this run", "the claim is registered but this report has no outcome for it"),
     "stated": ("stated, not checked", "the paper states it; no check is attached"),
 }
@@ -102,6 +114,8 @@ class Point:
     problem: str = ""  # why there is no check, when there is none
     needed: list = field(default_factory=list)  # the installed claim's obligations here, when the checker listed none
     certificates: list[Certificate] = field(default_factory=list)
+    installed: str = ""  # the installed claim's statement_hash() ('' when there is no installed claim)
+    established: str = ""  # the installed claim's kind ("open" for an open conjecture)
 
     @property
     def slug(self) -> str:
@@ -170,6 +184,68 @@ class Point:
     @property
     def symbolic(self) -> dict:
         return {k: v for k, v in self.facts.items() if str(k).startswith(SYMBOLIC)}
+
+    @property
+    def made(self) -> dict | None:
+        """When and with which code the outcome was made (``made`` of the outcome file), if well formed."""
+        made = self.record.get("made")
+        if not isinstance(made, dict):
+            return None
+        at, version, code = made.get("at"), made.get("version"), made.get("code")
+        if not (isinstance(at, str) and _MADE_AT.fullmatch(at)):
+            return None
+        return {"at": at,
+                "version": version if isinstance(version, str) and _VERSION.fullmatch(version) else "?",
+                "code": code if isinstance(code, str) and _CODE.fullmatch(code) else ""}
+
+    @property
+    def made_text(self) -> str:
+        made = self.made
+        if made is None:
+            return "made: not recorded (an outcome file from before the field existed)"
+        code = f", code {made['code'][:len('sha256:') + 12]}…" if made["code"] else ""
+        return f"made {made['at'].replace('T', ' ').replace('Z', ' UTC')} with attnproof {made['version']}{code}"
+
+    @property
+    def stale(self) -> bool:
+        """Made for another statement than the installed claim's (its ``statement`` differs from ``statement_hash()``)."""
+        return bool(self.installed) and self.record.get("statement") != self.installed
+
+    @property
+    def unknown_why(self) -> str:
+        """Why an unknown outcome is unknown: "open", "budget", "undecided" or "not established" ('' unless unknown).
+
+        The outcome file's ``unknown.why`` when it has one (a label, never a
+        verdict); for older files, from the claim's kind and the message.
+        """
+        if self.status != "unknown":
+            return ""
+        unknown = self.record.get("unknown")
+        why = unknown.get("why") if isinstance(unknown, dict) else None
+        if why in UNKNOWN_WHY:
+            return why
+        if self.established == "open":
+            return "open"
+        return "budget" if "budget ran out" in str(self.record.get("message", "")) else "not established"
+
+    @property
+    def discharged(self) -> list[dict]:
+        """The verify and refute rows the trusted checker discharged (each names its certificate)."""
+        return [o for o in self.obligations if o.get("by")] if self.stands else []
+
+    @property
+    def partial(self) -> bool:
+        """Unknown, standing, with some obligation discharged: partial work, each piece certified, never verified."""
+        return self.status == "unknown" and bool(self.discharged)
+
+    @property
+    def status_label(self) -> str:
+        """The status as a reader needs it: "unknown" says why (open, budget ran out, ...) and whether partial."""
+        if self.status != "unknown":
+            return self.status
+        label = {"open": "unknown: open", "budget": "unknown: budget ran out", "undecided": "unknown: undecided"}.get(
+            self.unknown_why, "unknown: not established")
+        return label + (" (partial)" if self.partial else "")
 
     @property
     def parameters(self) -> dict:
@@ -306,6 +382,12 @@ def standing(claim: Claim, points: list[Point]) -> Standing:
     def many(some: list) -> str:
         return f" ({len(some)} of {len(points)} points)" if len(points) > 1 else ""
 
+    stale = [p for p in points if p.stale]
+    if stale:
+        p = stale[0]
+        return Standing("stale", RUNGS["stale"][0],
+                        f"at {p.slug}: the outcome was made for another statement than the installed claim's "
+                        f"({p.made_text}); check it again: attnproof check {claim.id}" + many(stale), loud=True)
     fallen = [p for p in points if not p.stands]
     if fallen:
         p = fallen[0]
@@ -318,25 +400,38 @@ def standing(claim: Claim, points: list[Point]) -> Standing:
             found = [o["words"] for o in p.obligations if o["side"] == "refute" and o["by"]]
             text = f"refuted at {p.slug}: certified that {found[0]}" if found else f"refuted at {p.slug}"
         elif p.status == "unknown":
-            text = f"unknown at {p.slug}: nothing is established"
+            text = f"{p.status_label} at {p.slug}: " + _partial_text(p)
         else:
             text = f"{p.status} at {p.slug}, although the claim expects {p.expected}"
-        return Standing("mismatch", f"NOT AS EXPECTED: expected {p.expected}, got {p.status}",
+        return Standing("mismatch", f"NOT AS EXPECTED: expected {p.expected}, got {p.status_label}",
                         text + many(wrong), loud=True)
     statuses = {p.status for p in points}
     if statuses == {"refuted"}:
         certified = [next((o["words"] for o in p.obligations if o["side"] == "refute" and o["by"]), "") for p in points]
         return Standing("refuted", RUNGS["refuted"][0], "; ".join(f"at {p.slug}: {w}" for p, w in zip(points, certified)))
     if statuses == {"unknown"}:
+        partial = "; ".join(f"at {p.slug}: {_partial_text(p)}" for p in points if p.partial)
         if claim.established == "open":
-            return Standing("open", RUNGS["open"][0], "no verdict, as expected of an open conjecture")
-        return Standing("unknown", NOT_ESTABLISHED, "no verdict within the budget, as the claim expects")
+            return Standing("open", RUNGS["open"][0], "no verdict, as expected of an open conjecture"
+                            + (f"; on the way, {partial}" if partial else ""))
+        if all(p.unknown_why == "budget" for p in points):
+            return Standing("budget", RUNGS["budget"][0], partial or "nothing was discharged before it ran out")
+        return Standing("unknown", NOT_ESTABLISHED, "no verdict, as the claim expects" + (f"; {partial}" if partial else ""))
     full = [p for p in points if p.reach == "all"]
     if full:
         return Standing("proved", RUNGS["proved"][0],
                         f"the obligations discharged at {', '.join(p.slug for p in full)} cover every parameter")
     reaches = list(dict.fromkeys(p.reach or "a size it does not state" for p in points))
     return Standing("verified", "verified up to " + "; ".join(reaches), "checked at " + ", ".join(p.slug for p in points))
+
+
+def _partial_text(point: Point) -> str:
+    """How much of an unknown outcome the checker discharged: "2 of 5 obligations discharged" or "nothing"."""
+    rows = [o for o in point.obligations if o.get("side") == "verify"]
+    done = [o for o in rows if o.get("by")]
+    if not done:
+        return "nothing is established"
+    return f"partial: {len(done)} of {len(rows)} obligation(s) discharged, each by its certificate; never verified"
 
 
 def needed(claim: Claim, parameters: dict) -> list[dict]:
@@ -346,6 +441,13 @@ def needed(claim: Claim, parameters: dict) -> list[dict]:
     except Exception:  # a claim under construction, or parameters that are not a point of it
         return []
     return [dict(o, side=side) for side in ("verify", "refute") for o in stated[side]]
+
+
+def _statement_hash(claim: Claim) -> str:
+    try:
+        return claim.statement_hash()
+    except Exception:  # a claim whose statement cannot be built: no outcome can be bound to it anyway
+        return "(the installed statement cannot be built)"
 
 
 def point_text(parameters: dict) -> str:
@@ -388,6 +490,7 @@ def collect(outcomes_folder: str, claims: dict[str, Claim], verification) -> tup
             orphans.append(point)
         else:
             point.expected, point.needed = claim.expected, needed(claim, point.parameters)
+            point.installed, point.established = _statement_hash(claim), claim.established
             grouped.setdefault(claim.id, []).append(point)
     entries = []
     for claim_id in sorted(claims):
@@ -395,3 +498,61 @@ def collect(outcomes_folder: str, claims: dict[str, Claim], verification) -> tup
         mine = sorted(grouped.get(claim_id, []), key=lambda p: p.folder)
         entries.append(Entry(claim, mine, standing(claim, mine), reading_of(claim)))
     return entries, orphans
+
+
+@dataclass
+class Sentence:
+    """One sentence of a paper (or of a conjecture's author) and the claims that serve it, each by its relation."""
+
+    text: str
+    source: str
+    paper: str
+    entries: list[Entry]
+
+    @property
+    def anchor(self) -> str:
+        return "sentence-" + safe(self.entries[0].id)
+
+
+def relation_of(claim: Claim) -> str:
+    relation = getattr(claim, "relation", "reads it")
+    return relation if isinstance(relation, str) and relation else "reads it"
+
+
+def source_of(claim: Claim) -> str:
+    """Who states the claim: ``Claim.source`` when the claim has one, else its paper."""
+    try:
+        source = getattr(claim, "source", "")
+    except Exception:  # a source property that fails: fall back to the paper
+        source = ""
+    if isinstance(source, str) and source:
+        return source
+    return f"arXiv {claim.paper}" if claim.paper else "unattributed"
+
+
+def _abstract_order() -> dict[str, int]:
+    """Where each sentence stands in its abstract: the order of the string constants of the claim packages
+    (``theorems.kernel_rank``, ``theorems.softmax_rank`` hold the abstracts' sentences verbatim, in order)."""
+    order: dict[str, int] = {}
+    for name in ("theorems.kernel_rank", "theorems.softmax_rank"):
+        module = sys.modules.get(name)
+        for key, value in vars(module).items() if module else ():
+            if key.isupper() and isinstance(value, str) and value not in order:
+                order[value] = len(order)
+    return order
+
+
+def sentences(entries: list[Entry]) -> list[Sentence]:
+    """Each sentence once, in the abstracts' order (papers in turn, then sentences of no abstract, by text);
+    beneath it its claims, by relation (reads it, finite steps, lemmas, refuted variants, conjectures), then id."""
+    order = _abstract_order()
+    grouped: dict[tuple[str, str], list[Entry]] = {}
+    for e in entries:
+        grouped.setdefault((e.claim.paper, e.claim.sentence), []).append(e)
+    found = []
+    for (paper, text), mine in grouped.items():
+        mine.sort(key=lambda e: (RELATION_ORDER.index(relation_of(e.claim)) if relation_of(e.claim) in RELATION_ORDER
+                                 else len(RELATION_ORDER), e.id))
+        sources = list(dict.fromkeys(source_of(e.claim) for e in mine))
+        found.append(Sentence(text, "; ".join(sources), paper, mine))
+    return sorted(found, key=lambda s: (s.paper, s.text not in order, order.get(s.text, 0), s.text, s.entries[0].id))

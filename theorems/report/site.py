@@ -9,48 +9,57 @@ from urllib.parse import quote
 
 import sympy
 
-from theorems.report import graph, mathml, model, values
+from theorems.report import graph, mathml, model, reading, statement, values
 
 STYLE = """\
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 84rem; margin: 0 auto;
-       padding: 1rem 1.5rem 4rem; color: #1f2328; line-height: 1.5; }
+       padding: 1rem 1.5rem 4rem; color: #1f2328; line-height: 1.5; overflow-wrap: break-word; }
 a { color: #0969da; }
 code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.92em; }
-pre { background: #f6f8fa; padding: 0.6rem 0.8rem; overflow-x: auto; }
+code { overflow-wrap: anywhere; }
+pre { background: #f6f8fa; padding: 0.6rem 0.8rem; overflow-x: auto; white-space: pre-wrap; }
 code.token { background: #ddf4ff; padding: 0 0.2em; border-radius: 3px; }
 nav { margin-bottom: 1rem; }
 h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
 h2 { border-bottom: 1px solid #d0d7de; padding-bottom: 0.2rem; margin-top: 2rem; }
+h3.paper { margin-top: 1.6rem; }
 blockquote { border-left: 4px solid #d0d7de; margin: 0.5rem 0; padding: 0.2rem 1rem; color: #424a53; }
-table { border-collapse: collapse; margin: 0.5rem 0; }
-th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; margin: 0.5rem 0; max-width: 100%; }
+th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
 th { background: #f6f8fa; }
-table.facts table.facts { margin: 0; }
+table.wide { width: 100%; table-layout: fixed; }
+table.facts { max-width: 100%; } table.facts table.facts { margin: 0; }
 .badge { display: inline-block; padding: 0.05rem 0.5rem; border-radius: 1rem; color: #fff; font-size: 0.85em;
-         white-space: nowrap; }
+         white-space: normal; }
 .proved { background: #1a7f37; } .verified { background: #2da44e; } .searched { background: #9a6700; }
 .open { background: #8250df; } .refuted { background: #a40e26; } .unknown { background: #6e7781; }
+.budget { background: #9a6700; } .stale { background: #bc4c00; font-weight: bold; }
 .not-run, .stated { background: #6e7781; } .mismatch { background: #ff0000; font-weight: bold; }
 .symbolic { background: #0a6b74; }
-table.dashboard .badge { white-space: normal; }
+.relation { display: inline-block; border: 1px solid #8c959f; border-radius: 0.3rem; padding: 0 0.35rem;
+            font-size: 0.8em; color: #424a53; background: #f6f8fa; }
 td.accepted p { margin: 0.2rem 0; } td.accepted ul { margin: 0 0 0.4rem; padding-left: 1.1rem; font-size: 0.9em; }
-details code { overflow-wrap: anywhere; }
 .loud { border: 3px solid #ff0000; background: #ffebe9; padding: 0.6rem 1rem; font-weight: bold; }
 .standing { border: 1px solid #d0d7de; padding: 0.6rem 1rem; background: #f6f8fa; }
 .approx, .more, .muted { color: #656d76; }
+.made { color: #656d76; font-size: 0.85em; }
 .statement td:first-child { font-weight: bold; white-space: nowrap; }
-td > code:first-child { white-space: nowrap; }
-figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #d0d7de; }
+.formula { overflow-x: auto; max-width: 100%; }
+figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
 figcaption { color: #656d76; font-size: 0.9em; }
 svg.graph { display: block; }
 svg.graph a.node:hover rect { fill: #ddf4ff; }
-.scroll { overflow-x: auto; }
-table.dashboard { width: 100%; } table.dashboard td { overflow-wrap: break-word; }
+section.sentence { margin: 1rem 0 1.6rem; }
+section.sentence > blockquote { font-size: 1.05em; color: #1f2328; }
 table.dashboard code { font-size: 0.85em; }
-table.dashboard td:nth-child(1) { width: 16%; } table.dashboard td:nth-child(2) { width: 22%; }
-table.dashboard td:nth-child(4) { width: 26%; }
+table.dashboard col.claim { width: 22%; } table.dashboard col.established { width: 22%; }
+table.dashboard col.accepted { width: 28%; } table.dashboard col.outcomes { width: 16%; }
+table.dashboard col.rests { width: 12%; }
+ul.legend { columns: 2 28rem; padding-left: 1.1rem; } ul.legend li { break-inside: avoid; margin-bottom: 0.3rem; }
+p.counts .badge { margin-right: 0.2rem; }
 math { font-size: 1.05em; }
-math[display="block"] { margin: 0.3rem 0; }
+math[display="block"] { margin: 0.3rem 0; overflow-x: auto; max-width: 100%; }
 """
 
 
@@ -76,31 +85,8 @@ def badge(key: str, label: str) -> str:
 
 
 def docstring_html(doc: str) -> str:
-    """A module docstring as HTML: paragraphs, bullet lists, indented blocks, ``code``, $math$."""
-    blocks = re.split(r"\n\s*\n", doc.strip("\n"))
-    out = []
-    for block in blocks:
-        lines = block.split("\n")
-        if all(line.startswith("    ") or not line.strip() for line in lines):
-            out.append(f"<pre>{html.escape(_dedent(lines))}</pre>")
-        elif all(re.match(r"\s*[*-] ", line) or line.startswith("  ") for line in lines) and re.match(r"\s*[*-] ", lines[0]):
-            items, current = [], []
-            for line in lines:
-                if re.match(r"\s*[*-] ", line):
-                    if current:
-                        items.append(" ".join(current))
-                    current = [re.sub(r"^\s*[*-] ", "", line)]
-                else:
-                    current.append(line.strip())
-            items.append(" ".join(current))
-            out.append("<ul>" + "".join(f"<li>{inline(i)}</li>" for i in items) + "</ul>")
-        else:
-            out.append(f"<p>{inline(' '.join(line.strip() for line in lines))}</p>")
-    return "\n".join(out)
-
-
-def _dedent(lines: list[str]) -> str:
-    return "\n".join(line[4:] if line.startswith("    ") else line for line in lines)
+    """A module docstring as HTML: Markdown prose, its ASCII mathematics as MathML (:mod:`theorems.report.reading`)."""
+    return reading.to_html(doc)
 
 
 def inline(text: str) -> str:
@@ -121,52 +107,44 @@ def inline(text: str) -> str:
 
 
 def dashboard(report) -> bytes:
+    """The dashboard, organised by the papers' sentences: each sentence once, the claims serving it beneath,
+    each labelled by its relation and with its own badge; the counts and the legend first."""
     entries = report.entries
     registered = {e.id for e in entries}
     wrong = [e for e in entries if e.standing.loud]
     parts = ["<h1>attnproof — proof report</h1>",
-             "<p>Every registered claim of the two papers: what the paper <em>states</em> beside what was "
-             "<em>established</em> here. For this report the trusted checker (its own process: the standard library "
-             "and python-flint only) re-checked every certificate of the last <code>attnproof check</code> and "
-             "discharged each outcome's obligations, which were then bound to the installed claim; a rung is shown "
-             "only where both hold. Re-check it yourself: <code>attnproof verify data</code> in this folder.</p>"]
+             "<p>The papers' sentences, each once, with the claims that serve it beneath: each claim says how it "
+             "serves the sentence (it reads it, it is a finite step of an asymptotic, a lemma toward it, a tempting "
+             "variant that is refuted, a conjecture) and carries its own badge — a badge is a verdict on that claim, "
+             "never on the sentence. For this report the trusted checker (its own process: the standard library and "
+             "python-flint only) re-checked every certificate of the outcomes and discharged each outcome's "
+             "obligations, which were then bound to the installed claim; a rung is shown only where both hold. "
+             "Re-check it yourself: <code>attnproof verify data</code> in this folder.</p>"]
     parts += [f'<p class="loud">{html.escape(line)}</p>' for line in trusted_alarms(report)]
     if wrong:
         names = ", ".join(f'<a href="{claim_href(e.id, "")}">{html.escape(e.id)}</a>' for e in wrong)
         parts.append(f'<p class="loud" id="not-as-expected">{len(wrong)} claim(s) NOT AS EXPECTED or not established: {names}</p>')
-    parts.append(f'<p class="muted">{html.escape(trusted_summary(report))}.</p>')
-
-    rows = []
-    for e in entries:
-        outcome = "; ".join(
-            f'<a href="{claim_href(e.id, "")}#{p.anchor}">{html.escape(p.slug)}</a>: '
-            f'{badge(_status_key(p), p.status)}'
-            + ("" if p.stands else " <strong>does not stand</strong>")
-            + ("" if not p.stands or p.as_expected else f' <strong>expected {html.escape(str(p.expected))}</strong>')
-            + f' <span class="muted">{_seconds(p):.2f} s</span>'
-            for p in e.points) or '<span class="muted">none</span>'
-        accepted = "".join(accepted_cell(e, p) for p in e.points) or '<span class="muted">nothing: no outcome</span>'
-        rests = "<br>".join(_claim_link(u, registered, "") for u in e.claim.uses) or '<span class="muted">nothing</span>'
-        rows.append(
-            "<tr>"
-            f'<td><a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{html.escape(e.claim.title)}</td>'
-            f"<td>arXiv:{html.escape(e.claim.paper)}<br>{inline(e.claim.sentence)}</td>"
-            f'<td>{badge(e.standing.key, e.standing.label)}{symbolic_badge(e)}<br>'
-            f'<span class="muted">{html.escape(e.standing.detail)}</span></td>'
-            f'<td class="accepted">{accepted}</td><td>{outcome}</td><td>{rests}</td>'
-            "</tr>")
-    parts.append("<h2 id=\"claims\">Claims</h2>")
-    parts.append('<div class="scroll"><table class="dashboard"><tr><th>claim</th><th>the paper states</th>'
-                 "<th>established here</th><th>what the trusted checker accepted</th><th>outcomes</th><th>rests on</th></tr>"
-                 + "".join(rows) + "</table></div>")
-
+    parts.append(summary_html(report))
+    parts.append('<details open id="legend"><summary><strong>What the badges and relations mean</strong></summary>'
+                 '<ul class="legend">'
+                 + "".join(f"<li>{badge(k, label)} {html.escape(text)}</li>" for k, (label, text) in model.RUNGS.items())
+                 + "".join(f'<li><span class="relation">{html.escape(r)}</span> {html.escape(text)}</li>'
+                           for r, text in RELATIONS.items())
+                 + "</ul></details>")
+    parts.append('<h2 id="sentences">The papers\' sentences and the claims that serve them</h2>')
+    paper = None
+    for sentence in model.sentences(entries):
+        if sentence.paper != paper:
+            paper = sentence.paper
+            title = model.paper_title(paper)
+            parts.append(f'<h3 class="paper" id="paper-{model.safe(paper)}">arXiv:{html.escape(paper)}'
+                         + (f" — <em>{html.escape(title)}</em>" if title else "") + "</h3>")
+        parts.append(sentence_html(sentence, registered))
     parts.append('<h2 id="graph">Dependency graph</h2>')
     parts.append("<p>An arrow from B to A: A rests on B (the claim's <code>uses</code>). "
-                 "Click a claim to open its page; dashed boxes are not checked in this run or not registered.</p>")
-    parts.append('<div class="scroll">' + graph_svg(report, root="") + "</div>")
-    parts.append("<h2>What a claim's standing means</h2><ul>"
-                 + "".join(f"<li>{badge(k, label)} {html.escape(text)}</li>" for k, (label, text) in model.RUNGS.items())
-                 + "</ul>")
+                 "Click a claim to open its page; dashed boxes are not checked in this run or not registered. "
+                 "Laid out by grandalf (layered); it scales with the page.</p>")
+    parts.append(graph_svg(report, root=""))
     if report.orphans:
         items = "".join(f"<li><code>{html.escape(p.folder)}</code>: {html.escape(p.status)} — not established: "
                         f"{html.escape(p.why_not)}</li>" for p in report.orphans)
@@ -174,6 +152,73 @@ def dashboard(report) -> bytes:
     parts.append('<p class="muted">Markdown copy: <a href="index.md">index.md</a>; '
                  'the graph alone: <a href="assets/graph.svg">assets/graph.svg</a>.</p>')
     return page("attnproof — proof report", "\n".join(parts), "")
+
+
+RELATIONS = {
+    "reads it": "the claim is our reading of the sentence itself",
+    "a finite step of an asymptotic": "the sentence is asymptotic; the claim checks a finite step of it (its badge "
+                                      "says how far), which settles nothing beyond",
+    "a lemma toward it": "a step of the argument; its badge is the lemma's, not the sentence's",
+    "a tempting variant, refuted": "a natural strengthening or variant; refuting it says nothing against the sentence",
+    "a conjecture": "not stated by the paper: an open question near it, with its own source",
+}
+
+
+def summary_html(report) -> str:
+    """Counts first: claims by standing, outcomes by status, stale and partial outcomes."""
+    entries = report.entries
+    by_key: dict[str, int] = {}
+    for e in entries:
+        by_key[e.standing.key] = by_key.get(e.standing.key, 0) + 1
+    claims = " ".join(f"{badge(k, model.RUNGS.get(k, (k,))[0])} {n}" for k, n in
+                      sorted(by_key.items(), key=lambda kv: list(model.RUNGS).index(kv[0]) if kv[0] in model.RUNGS else 99))
+    points = [p for e in entries for p in e.points]
+    statuses: dict[str, int] = {}
+    for p in points:
+        statuses[p.status_label] = statuses.get(p.status_label, 0) + 1
+    outcomes = ", ".join(f"{n} {html.escape(label)}" for label, n in sorted(statuses.items())) or "none"
+    stale = sum(1 for p in points if p.stale)
+    standing = sum(1 for p in points if p.stands)
+    return (f'<div class="standing" id="summary"><p class="counts"><strong>{len(entries)} claim(s):</strong> {claims}</p>'
+            f"<p><strong>{len(points)} outcome(s)</strong> ({outcomes}); {standing} stand"
+            + (f'; <strong class="stale-count">{stale} stale</strong> (made for another statement: check again)' if stale else "")
+            + f'.</p><p class="muted">{html.escape(trusted_summary(report))}.</p></div>')
+
+
+def sentence_html(sentence, registered: set) -> str:
+    """One sentence, once, and beneath it a row per claim serving it: relation, badge, what the checker accepted."""
+    rows = []
+    for e in sentence.entries:
+        outcome = "".join(outcome_cell(e, p) for p in e.points) or '<span class="muted">none</span>'
+        accepted = "".join(accepted_cell(e, p) for p in e.points) or '<span class="muted">nothing: no outcome</span>'
+        rests = "<br>".join(_claim_link(u, registered, "") for u in e.claim.uses) or '<span class="muted">nothing</span>'
+        source = model.source_of(e.claim)
+        by = "" if source == sentence.source else f'<br><span class="muted">stated by {html.escape(source)}</span>'
+        rows.append(
+            f'<tr id="row-{model.safe(e.id)}">'
+            f'<td><span class="relation">{html.escape(model.relation_of(e.claim))}</span><br>'
+            f'<a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{html.escape(e.claim.title)}{by}</td>'
+            f'<td>{badge(e.standing.key, e.standing.label)}{symbolic_badge(e)}<br>'
+            f'<span class="muted">{html.escape(e.standing.detail)}</span></td>'
+            f'<td class="accepted">{accepted}</td><td>{outcome}</td><td>{rests}</td>'
+            "</tr>")
+    return (f'<section class="sentence" id="{sentence.anchor}"><blockquote>{inline(sentence.text)}</blockquote>'
+            f'<p class="muted">Stated by {html.escape(sentence.source)}; served by {len(sentence.entries)} claim(s):</p>'
+            '<table class="dashboard wide"><colgroup><col class="claim"><col class="established"><col class="accepted">'
+            '<col class="outcomes"><col class="rests"></colgroup>'
+            "<tr><th>claim, and how it serves the sentence</th><th>established here (its own badge)</th>"
+            "<th>what the trusted checker accepted</th><th>outcomes</th><th>rests on</th></tr>"
+            + "".join(rows) + "</table></section>")
+
+
+def outcome_cell(entry, point) -> str:
+    """One outcome on the dashboard: its point, status (why unknown), stand or not, stale, when made, time."""
+    return (f'<p><a href="{claim_href(entry.id, "")}#{point.anchor}">{html.escape(point.slug)}</a>: '
+            f"{badge(_status_key(point), point.status_label)}"
+            + (f' {badge("stale", "STALE")}' if point.stale else "")
+            + ("" if point.stands else " <strong>does not stand</strong>")
+            + ("" if not point.stands or point.as_expected else f' <strong>expected {html.escape(str(point.expected))}</strong>')
+            + f' <span class="muted">{_seconds(point):.2f} s</span><br><span class="made">{html.escape(point.made_text)}</span></p>')
 
 
 def trusted_summary(report) -> str:
@@ -239,7 +284,13 @@ def accepted_cell(entry, point) -> str:
     if point.status == "refuted":
         rows = [o for o in rows if o.get("by")]
     if point.status == "unknown":
-        return f'<p>{head}: <span class="muted">unknown: claims nothing, needs nothing</span></p>'
+        if not point.partial:
+            return f'<p>{head}: <span class="muted">{html.escape(point.status_label)}: claims nothing, needs nothing</span></p>'
+        done = [o for o in rows if o.get("by")]
+        items = "".join(f"<li>{mathml.prose(str(o.get('words', '')))} — <code>{html.escape(obligation_mark(point, o))}</code></li>"
+                        for o in done[:ACCEPTED_LIMIT])
+        return (f"<p>{head}: {html.escape(point.status_label)} — {len(done)} of {len(rows)} obligation(s) discharged "
+                f"(partial, never verified)</p><ul>{items}</ul>")
     items = "".join(f"<li>{mathml.prose(str(o.get('words', '')))} — <code>{html.escape(obligation_mark(point, o))}</code></li>"
                     for o in rows[:ACCEPTED_LIMIT])
     more = (f'<li class="more"><a href="{claim_href(entry.id, "")}#accepted-{point.anchor}">… and '
@@ -267,7 +318,7 @@ def graph_svg(report, root: str) -> str:
 def _short(standing) -> str:
     """A node's label in the graph: the rung without its sizes (the hover title has them)."""
     if standing.loud:
-        return standing.label.split(":")[0]
+        return standing.label.split(":")[0].split(" — ")[0]
     return "verified up to a size" if standing.key == "verified" else standing.label
 
 
@@ -280,8 +331,8 @@ def _used_by(entries) -> dict[str, list[str]]:
 
 
 def breakable(claim_id: str) -> str:
-    """An id that may wrap after its dots (and nowhere else)."""
-    return html.escape(claim_id).replace(".", ".<wbr>")
+    """An id that may wrap after its dots and underscores (and nowhere else, unless nothing else fits)."""
+    return html.escape(claim_id).replace(".", ".<wbr>").replace("_", "_<wbr>")
 
 
 def _claim_link(claim_id: str, registered: set, root: str) -> str:
@@ -291,9 +342,13 @@ def _claim_link(claim_id: str, registered: set, root: str) -> str:
 
 
 def _status_key(point) -> str:
+    if point.stale:
+        return "stale"
     if not point.as_expected:
         return "mismatch"
-    return {"verified": "verified", "refuted": "refuted", "unknown": "unknown"}.get(point.status, "unknown")
+    if point.status == "unknown":
+        return {"open": "open", "budget": "budget"}.get(point.unknown_why, "unknown")
+    return {"verified": "verified", "refuted": "refuted"}.get(point.status, "unknown")
 
 
 # --------------------------------------------------------------- claim page
@@ -301,15 +356,27 @@ def _status_key(point) -> str:
 
 def statement_html(claim) -> str:
     try:
-        statement = claim.statement()
+        claim_statement = claim.statement()
     except Exception as exc:  # a claim under construction must not take the whole report down
         return f'<p class="loud">the statement could not be built: {html.escape(f"{type(exc).__name__}: {exc}")}</p>'
     rows = []
-    for word, (expr, words) in [("assume", h) for h in statement.hypotheses] + [("then", statement.conclusion)]:
+    formula = _formula(claim_statement)
+    statement_ = claim_statement
+    for word, (expr, words) in [("assume", h) for h in statement_.hypotheses] + [("then", statement_.conclusion)]:
         note = (' <span class="muted">(the sympy object evaluates to true: the words carry this hypothesis)</span>'
                 if expr is sympy.true else "")
         rows.append(f"<tr><td>{word}</td><td>{mathml.sympy_mathml(expr)}</td><td>{mathml.prose(words)}{note}</td></tr>")
-    return f'<table class="statement">{"".join(rows)}</table>'
+    return (f'<div class="formula" id="formula">{formula}</div>'
+            '<p class="muted">The statement with its quantifiers (the variables its hypotheses name are bound in front; '
+            "what only the words quantify — heads, readouts — stays in the words). Its parts, each with its words:</p>"
+            f'<table class="statement">{"".join(rows)}</table>')
+
+
+def _formula(claim_statement) -> str:
+    try:
+        return statement.mathml_formula(claim_statement)
+    except Exception as exc:  # a statement sympy cannot print as one formula: its parts below still show
+        return f'<p class="muted">(no single formula: {html.escape(type(exc).__name__)})</p>'
 
 
 def claim_page(report, entry) -> bytes:
@@ -320,7 +387,11 @@ def claim_page(report, entry) -> bytes:
     parts = [f'<nav><a href="{root}index.html">← all claims</a> · <a href="{quote(entry.id)}.md">Markdown</a></nav>',
              f"<h1>{html.escape(claim.title)}</h1>",
              f"<p><code>{html.escape(entry.id)}</code> · arXiv:{html.escape(claim.paper)} "
-             f"<em>{html.escape(model.paper_title(claim.paper))}</em></p>",
+             f"<em>{html.escape(model.paper_title(claim.paper))}</em> · stated by "
+             f"{html.escape(model.source_of(claim))}</p>",
+             f'<p id="relation">How it serves the paper\'s sentence: <span class="relation">'
+             f"{html.escape(model.relation_of(claim))}</span> — {html.escape(RELATIONS.get(model.relation_of(claim), ''))}. "
+             f'<a href="{root}index.html#row-{model.safe(entry.id)}">The sentence and every claim serving it</a>.</p>',
              f'<div class="{"loud" if standing.loud else "standing"}" id="standing">'
              f"Established here: {badge(standing.key, standing.label)} {html.escape(standing.detail)}"
              f"{symbolic_badge(entry)}<br>"
@@ -362,8 +433,12 @@ def point_html(report, entry, point) -> str:
         mark = f' <strong class="loud">NOT AS EXPECTED: the claim expects {html.escape(str(point.expected))}</strong>'
     else:
         mark = ""
+    if point.stale:
+        mark = (' <strong class="loud">STALE — made for another statement than the installed claim\'s: it establishes '
+                f"nothing about the claim as it now reads; check again: attnproof check {html.escape(entry.id)}</strong>")
     parts = [f'<h2 id="{point.anchor}">Outcome at <code>{html.escape(point.slug)}</code></h2>',
-             f"<p>{badge(_status_key(point), point.status)}{mark}</p>",
+             f"<p>{badge(_status_key(point), point.status_label)}{mark}</p>",
+             f'<p class="made" id="made-{point.anchor}">{html.escape(point.made_text)}.</p>',
              f"<p>Parameters: {html.escape(model.point_text(point.parameters))}.</p>",
              f"<p>Time: {_seconds(point):.2f} s. Outcome record: "
              f'<a href="../data/{_q(point.folder)}/outcome.json">data/{html.escape(point.folder)}/outcome.json</a>; '
@@ -396,8 +471,15 @@ def accepted_html(point) -> str:
     parts = [f'<div class="accepted" id="accepted-{point.anchor}">', "<h3>What the trusted checker accepted</h3>"]
     if point.stands:
         parts.append(f"<p>Rung: {badge(_rung_key(point), point.rung)} "
-                     f'<span class="muted">(status {html.escape(point.status)}, reach '
+                     f'<span class="muted">(status {html.escape(point.status_label)}, reach '
                      f"{html.escape(point.reach or 'none')}; the obligations are the installed claim's own)</span></p>")
+        if point.partial:
+            done = [o for o in point.obligations if o.get("side") == "verify" and o.get("by")]
+            total = [o for o in point.obligations if o.get("side") == "verify"]
+            parts.append(f'<p class="partial"><strong>Partial:</strong> {len(done)} of {len(total)} obligation(s) '
+                         "discharged, each by the certificate named below; the others were not reached "
+                         f"({html.escape(point.status_label)}). Each discharged obligation holds on its own; the claim "
+                         "at this point is not verified.</p>")
     else:
         parts.append(f'<p class="loud">DOES NOT STAND — rung: not established. {html.escape(point.why_not)}</p>')
     rows = point.obligations
@@ -409,7 +491,8 @@ def accepted_html(point) -> str:
             f"<td><details><summary>{html.escape(str((o.get('judgment') or {}).get('judgment', '?')))}</summary>"
             f"<code>{html.escape(_compact(o.get('judgment')))}</code></details></td>"
             f"<td>{_mark_html(point, o)}</td></tr>" for o in rows)
-        parts.append(note + "<table class=\"obligations\"><tr><th>side</th><th>obligation</th><th>judgment</th>"
+        parts.append(note + "<table class=\"obligations wide\"><colgroup><col style=\"width: 8%\"><col style=\"width: 46%\">"
+                     "<col style=\"width: 22%\"><col style=\"width: 24%\"></colgroup><tr><th>side</th><th>obligation</th><th>judgment</th>"
                      "<th>discharged by</th></tr>" + body + "</table>"
                      '<p class="muted">A <em>verify</em> obligation must be discharged for <code>verified</code>; '
                      "any discharged <em>refute</em> obligation makes <code>refuted</code>.</p>")
@@ -439,8 +522,7 @@ def _rung_key(point) -> str:
 def certificates_html(point) -> str:
     parts = ["<h3>Certificates</h3>"]
     if not point.certificates:
-        parts.append("<p class=\"muted\">none" + (" (an unknown outcome carries none: partial work proves nothing)"
-                                                   if point.status == "unknown" else "") + "</p>")
+        parts.append("<p class=\"muted\">none</p>")
         return "\n".join(parts)
     rows = []
     for cert in point.certificates:
@@ -455,7 +537,9 @@ def certificates_html(point) -> str:
                     f"<td><code>attnproof verify {html.escape(cert.relpath)}</code></td></tr>")
     parts.append("<p>Each certificate is re-checked from its data alone by the trusted checker; run the command "
                  "in this report's folder (the certificates are copied under <code>data/</code>).</p>"
-                 "<table><tr><th>kind</th><th>the trusted checker said</th><th>file</th><th>re-check</th></tr>"
+                 '<table class="wide certificates"><colgroup><col style="width: 16%"><col style="width: 44%">'
+                 '<col style="width: 18%"><col style="width: 22%"></colgroup>'
+                 "<tr><th>kind</th><th>the trusted checker said</th><th>file</th><th>re-check</th></tr>"
                  + "".join(rows) + "</table>")
     return "\n".join(parts)
 
