@@ -33,7 +33,6 @@ This module knows nothing of attention (``solvers`` never imports ``theorems``).
 from __future__ import annotations
 
 import os
-import random as _random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -104,6 +103,10 @@ def exhaustive(holds: Callable[[int, tuple[int, ...]], bool], sizes: Iterable[in
 # ----------------------------------------------------------------- random
 
 
+class _OutOfTime(BaseException):
+    """Raised inside a draw once the search's budget is spent; not an Exception, so not a "failure"."""
+
+
 def random_search(fails: Callable[[Any], bool], strategy, seed: int, examples: int,
                   database: str | None = None, key: str = "", budget: float | None = None) -> Search:
     """Draw up to ``examples`` values from the hypothesis ``strategy`` (seeded) and return the
@@ -111,21 +114,27 @@ def random_search(fails: Callable[[Any], bool], strategy, seed: int, examples: i
 
     ``database``: a folder where hypothesis keeps the examples it found (per project), keyed
     by ``key`` (name the property and its parameters); a stored example is replayed first,
-    so a second run finds the same counterexample at once.  ``budget`` (seconds): past it
-    every further draw counts as passing and the search ends, ``stopped`` saying so.
+    so a second run finds the same counterexample at once.  ``seed`` fixes every draw (it is
+    passed as hypothesis's forced seed, which keeps the database on).  ``budget`` (seconds):
+    past it the search ends, ``stopped`` saying so; a counterexample found by then is returned,
+    its shrinking cut short.
     """
     from hypothesis import HealthCheck, Phase, configuration, find, settings
+    from hypothesis import core as hypothesis_core
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import NoSuchExample
 
-    start, calls, out_of_time = time.monotonic(), [0], [False]
+    start, calls, out_of_time, latest = time.monotonic(), [0], [False], [None]
 
     def condition(value) -> bool:
         if budget is not None and time.monotonic() - start > budget:
             out_of_time[0] = True
-            return False
+            raise _OutOfTime  # a BaseException: hypothesis lets it through at once
         calls[0] += 1
-        return bool(fails(value))
+        failed = bool(fails(value))
+        if failed:
+            latest[0] = value  # kept should the budget end the shrinking: a counterexample all the same
+        return failed
 
     db, home = None, None
     if database is not None:
@@ -140,16 +149,25 @@ def random_search(fails: Callable[[Any], bool], strategy, seed: int, examples: i
     previous = getattr(configuration, "__hypothesis_home_directory", None)
     if home is not None:
         configuration.set_hypothesis_home_dir(home)
+    # The seed goes in as hypothesis's forced global seed (what pytest's --hypothesis-seed sets):
+    # find(random=...) would apply @seed, which turns the example database off.
+    forced = hypothesis_core.global_force_seed
+    hypothesis_core.global_force_seed = seed
     try:
-        found = find(strategy, condition, settings=config, random=_random.Random(seed),
-                     database_key=key.encode("utf-8") if key else None)
+        found = find(strategy, condition, settings=config,
+                     database_key=(key or "attnproof").encode("utf-8") if db is not None else None)
     except NoSuchExample:
         found = None
+    except _OutOfTime:
+        found = latest[0]
     finally:
+        hypothesis_core.global_force_seed = forced
         if home is not None:
             configuration.set_hypothesis_home_dir(previous)
     covered["evaluations"] = calls[0]
-    stopped = f"budget of {budget:g} s ran out after {calls[0]} evaluations" if out_of_time[0] and found is None else ""
+    stopped = ""
+    if out_of_time[0]:
+        stopped = f"budget of {budget:g} s ran out after {calls[0]} evaluations" + (" (shrinking cut short)" if found is not None else "")
     return Search("random (hypothesis)", found=found, covered=covered, stopped=stopped)
 
 

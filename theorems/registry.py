@@ -30,6 +30,7 @@ line naming where the registration came from; nothing is registered then.
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import pkgutil
@@ -162,6 +163,7 @@ def _forget_other_projects(project: Project) -> None:
 def _folder_modules(folder: str) -> Iterable[tuple[str, object]]:
     """Each ``conjectures/*.py`` (not ``_*``) imported by its file name, refusing a name another module holds."""
     _on_path(folder)
+    importlib.invalidate_caches()  # files written since the last look (a process that discovers again)
     for entry in sorted(os.listdir(folder)):
         stem, ext = os.path.splitext(entry)
         path = os.path.join(folder, entry)
@@ -170,16 +172,27 @@ def _folder_modules(folder: str) -> Iterable[tuple[str, object]]:
         origin = os.path.join(CONJECTURES_FOLDER, entry)
         if not stem.isidentifier():
             raise RegistrationError(f"{origin}: the file name is not a Python identifier; rename it")
-        try:
-            spec = importlib.util.find_spec(stem)
-        except (ImportError, ValueError) as exc:
-            raise RegistrationError(f"{origin}: {_line(exc)}") from None
-        found = os.path.realpath(spec.origin) if spec is not None and spec.origin else None
+        found = _where(stem)
         if found != os.path.realpath(path):
             raise RegistrationError(f"{origin}: the name {stem!r} is taken by the module at {found or 'a built-in module'}; "
                                     "rename the file")
-        yield origin, _import(stem, origin)
+        loaded = _import(stem, origin)
         _FROM_FOLDER[stem] = os.path.realpath(path)
+        yield origin, loaded
+
+
+def _where(name: str) -> str | None:
+    """The file a fresh ``import name`` would load (sys.path in order, built-ins first), or what holds the name now."""
+    if name in sys.builtin_module_names:
+        return "a built-in module"
+    loaded = sys.modules.get(name)
+    if loaded is not None and name not in _FROM_FOLDER:  # imported from elsewhere: the name is held
+        return os.path.realpath(loaded.__file__) if getattr(loaded, "__file__", None) else "a module already imported"
+    try:
+        spec = importlib.machinery.PathFinder.find_spec(name, sys.path)
+    except (ImportError, ValueError):
+        return None
+    return os.path.realpath(spec.origin) if spec is not None and spec.origin else None
 
 
 def _claims_in(loaded, origin: str) -> list[Claim]:

@@ -1,0 +1,43 @@
+"""Worked example (d): softmax at beta = ln n at length n -- open, with every searched length certified."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from solvers import trusted
+from theorems.api import ScoreHead, check_score_head
+from theorems.conjectures.softmax_temperature_length import SoftmaxTemperatureLength
+from theorems.core import Budget, Evidence, first_discharging
+
+
+@pytest.fixture(scope="module")
+def outcome():
+    return SoftmaxTemperatureLength().check()
+
+
+def test_open_with_each_length_certified_and_nothing_refuted(outcome):
+    claim = SoftmaxTemperatureLength()
+    assert outcome.status == "unknown" == claim.expected and "open" in outcome.message
+    needed = claim.obligations(claim.point())
+    accepted = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
+    assert all(first_discharging(accepted, o) for o in needed.verify)
+    assert not any(first_discharging(accepted, o) for o in needed.refute)
+    worst = outcome.facts["worst_error_by_length_unchecked"]
+    assert all(e < Fraction(1, 2) for e in worst.values())
+    assert all(worst[n] == Fraction(n - 1, 2 * n - 1) for n in (3, 4, 5))  # at |q| = 1, as the docstring derives
+    assert {f"statistic_n{n}" for n in range(2, 6)} <= set(outcome.covered)
+
+
+def test_one_step_colder_fails_at_the_smallest_query(tmp_path, monkeypatch):
+    """beta = ln(n-1) fails: the search finds |q| = 1 with one orthogonal context token, as derived."""
+    monkeypatch.chdir(tmp_path)
+    claim = SoftmaxTemperatureLength()
+    ev = Evidence(claim, claim.point(), Budget(None))
+    n = 4
+    colder = ScoreHead(kappa=lambda w, s: Fraction(1, (n - 1) ** s), value=lambda w, s: Fraction(s))
+    found = check_score_head(ev, colder, 8, n, examples=50, key="colder")
+    assert found is not None and found["query_weight"] == 1 and found["context_scores"] == [0, 1, 1]
+    assert found["error"] == Fraction(1, 2)
+    assert [c["kind"] for c in ev.certificates] == ["score-counterexample"]
