@@ -38,7 +38,7 @@ import sys
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
-import sympy as sp
+from solvers.lazy import sympy as sp
 
 from solvers import lp
 from solvers.trusted.cones import order_avoiding
