@@ -55,7 +55,7 @@ class RankOneLengthThree(Conjecture):
         return Obligations(verify=verify, refute=refute, reach=f"m <= {point['m_max']}, length 3")
 
     def cost(self, point: dict) -> float:
-        return 0.5 + (4.0 if point["m_max"] >= 5 else 0.0)
+        return 1.0 + (4.0 if point["m_max"] >= 5 else 0.0)  # measured: about 1 s of CPU for m <= 4, imports included
 
     def witness(self, point: dict):
         return None  # the heads are found by the search, one per feasible m
