@@ -373,7 +373,7 @@ class SoftmaxThreeTokens(Claim):
                            (math.log(base),), (float(Fraction(str(facts["worst_error_unchecked"]))),)))
         figures = [Plot(
             name="error-against-temperature",
-            title=f"three tokens: worst error against beta (m = {m})",
+            title=f"three tokens: worst error against beta over m' <= {top} (the run: m = {m})",
             xlabel="temperature beta = ln b (dimensionless)",
             ylabel="worst |y(X) - T(X)| at length 3",
             series=tuple(series),
