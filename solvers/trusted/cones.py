@@ -46,7 +46,8 @@ def _work_betweenness(data) -> int:
     exclusions = data.get("exclusions") if isinstance(data.get("exclusions"), list) else []
     rows = sum(_n(e.get("rows")) + _n(e.get("nonnegative")) for e in exclusions if isinstance(e, dict))
     q = min(_n(data.get("queries")), MAX_QUERIES)
-    search = math.factorial(q) * q * q * max(1, _n(exclusions))
+    # the insertion tree has fewer than e * q! nodes, each testing O(q^2) triples by set lookup
+    search = 3 * math.factorial(q) * q * q
     return rows * (min(max(m, 1), 64) + 16) + search
 
 
