@@ -157,7 +157,8 @@ def spread_of_rank_one(L: list[list[Fraction]]) -> Fraction:
     ``(q_i - q_i')(k_j - k_j')``, so S = range(q) * range(k).  With a nonzero entry ``K[a][c]``:
     ``k = K[a]`` and ``q_i = K[i][c] / K[a][c]``; rank <= 1 is checked as ``K[i][j] K[a][c] = K[i][c] K[a][j]``.
     """
-    rows = [[v - sum(r, Fraction(0)) / len(r) for v in r] for r in L]
+    row_means = [sum(r, Fraction(0)) / len(r) for r in L]
+    rows = [[v - mean for v in r] for r, mean in zip(L, row_means)]
     means = [sum(col, Fraction(0)) / len(rows) for col in zip(*rows)]
     K = [[v - c for v, c in zip(r, means)] for r in rows]  # double-centred: a 1^T + 1 b^T removed
     pivot = next(((a, c) for a, r in enumerate(K) for c, v in enumerate(r) if v != 0), None)

@@ -231,7 +231,7 @@ class VisibleLaw(Claim):
         total = 0.2
         for r in range(1, point["r_max"] + 1):
             for b in point_betas(point):
-                n = {1: 1.4 * sqrt(b), 2: 0.9 * b, 3: 0.8 * b**1.5}[r]
+                n = {1: 1.4 * sqrt(b), 2: 0.9 * b, 3: 0.45 * b**1.5}[r]  # keys in the unit r-ball at spacing ~1.4, 1.9, 2.1 over sqrt(beta)
                 total += 0.02 + (1 + point["random"]) * 8e-6 * n * n + 6 * 5e-8 * n * n
         return total
 
