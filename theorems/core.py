@@ -651,13 +651,6 @@ def _validate(claim: Claim) -> None:
         raise ValueError(f"{claim.id}: relation must be one of {list(RELATIONS)}")
 
 
-def _claims_of(module) -> list[Claim]:
-    found = getattr(module, "CLAIMS", None)
-    if found is None:
-        found = [getattr(module, "CLAIM")] if hasattr(module, "CLAIM") else []
-    return list(found)
-
-
 def _discover() -> None:
     """Fill the registry from every source (see :mod:`theorems.registry`): all or nothing."""
     from theorems import registry as registration
@@ -668,7 +661,8 @@ def _discover() -> None:
 
 
 def registry() -> dict[str, Claim]:
-    """Every claim: the built-in modules, the ``attnproof.claims`` entry points, then ``$ATTNPROOF_CLAIMS``."""
+    """Every claim: the built-in modules, the ``attnproof.claims`` entry points, the user's project
+    (``conjectures/`` and ``[tool.attnproof]``), then ``$ATTNPROOF_CLAIMS`` (see :mod:`theorems.registry`)."""
     if not _REGISTRY:
         _discover()
     return dict(sorted(_REGISTRY.items()))
