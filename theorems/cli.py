@@ -233,6 +233,11 @@ def cmd_verify(args) -> int:
         raise UsageError(f"no certificates (*{CERT_SUFFIX}) or outcome.json under {', '.join(args.paths)}")
     for line in verification.lines(result, args.paths, details=args.details):
         print(line)
+    # claims that cannot be registered (read by the binding process): a usage error, as for check and report
+    unregistered = next((o.binding for o in result.outcomes if "RegistrationError: " in o.binding), None)
+    if unregistered:
+        print(f"attnproof: error: {unregistered.partition('RegistrationError: ')[2]}", file=sys.stderr)
+        return 2
     return 0 if result.ok else 1
 
 

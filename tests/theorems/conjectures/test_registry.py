@@ -178,3 +178,16 @@ def test_new_writes_into_the_conjectures_folder_and_prints_the_next_three_comman
 def test_new_refuses_names_that_shadow_modules_or_taken_ids(project, capsys, name, words):
     assert words in one_line_error(capsys, ["new", name])
     assert not (project / "conjectures").exists()
+
+
+def test_verify_in_a_project_whose_claims_cannot_be_registered_is_exit_2(project, capsys):
+    (project / "conjectures").mkdir()
+    (project / "conjectures" / "verify_one.py").write_text(GOOD.format(name="verify_one"), encoding="utf-8")
+    assert main(["check", "verify_one", "--param", "m_max=2", "--out", "out"]) == 1  # m <= 2: open, not the refutation
+    capsys.readouterr()
+    assert main(["verify", "out"]) == 0
+    capsys.readouterr()
+    (project / "pyproject.toml").write_text("[tool.attnproof]\nconjectures = ['no_such_module_here']\n", encoding="utf-8")
+    assert main(["verify", "out"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no module named 'no_such_module_here'" in err[0]
