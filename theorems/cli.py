@@ -207,10 +207,10 @@ def cmd_check(args) -> int:
         console = terminal.console()
         console.print(terminal.outcome_table(rows))
         kept = len(store.read_all(args.out))
-        partial = sum(1 for r in records if (r.get("unknown") or {}).get("partial"))
+        partial = sum(1 for r in records if (r.get("unknown") or {}) == {"why": "budget", "partial": True})
         console.print(f"\n{len(records)} outcome(s) in {time.monotonic() - start:.1f} s; written to {args.out}, "
                       f"which holds {kept} outcome(s) in all"
-                      + (f"; {partial} unknown with some obligations discharged (partial, not verified)" if partial else ""),
+                      + (f"; {partial} ran out of budget with some obligations discharged (partial, not verified)" if partial else ""),
                       highlight=False, soft_wrap=True)
     return 0 if all(r["status"] == r["expected"] for r in records) else 1
 

@@ -244,7 +244,9 @@ def rung(status: str, reach: str, unknown: dict | None = None, discharged: list 
         if unknown.get("partial") and discharged is not None:
             verify = [d for d in discharged if d["side"] == "verify"]
             done = sum(1 for d in verify if d["certificate"])
-            words += f" (partial: {done} of {len(verify)} verify obligations discharged)"
+            # an open conjecture's obligations are its cases up to the sizes checked: evidence, not a part of a proof
+            words += (f" ({done} of {len(verify)} cases checked discharged)" if unknown.get("why") == "open"
+                      else f" (partial: {done} of {len(verify)} verify obligations discharged)")
         return words
     return {"refuted": "refuted with a certified counterexample", "unknown": "not established"}.get(status, status)
 
