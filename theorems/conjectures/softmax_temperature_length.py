@@ -15,6 +15,10 @@ would be shrunk to a smallest one), then every ``(|q|, multiset of context score
 (``score-counterexample``) and refute the conjecture.  What a run finds: no counterexample,
 the worst error 2/5 at n = 2 (|q| = 2) and ``(n-1)/(2n-1)`` at ``|q| = 1`` for n = 3, 4, 5 —
 below 1/2 and tending to it, so ``ln n`` is tight up to the factor ``n/(n-1)`` of its base.
+z3 then searches every n at once at ``|q| = 1`` (``z3_weights``; up to 3 by ``--param``): the
+error there is a polynomial inequality in n and the counts of each score, and z3 answers
+"unsat" — recorded as a fact, z3's word, not a certificate (with base n - 1 the same
+encoding is satisfiable, as the derivation above says).
 The outcome is ``unknown`` (open): every n and every m is more than any search covers.
 """
 
@@ -23,7 +27,33 @@ from __future__ import annotations
 from fractions import Fraction
 
 from solvers.lazy import sympy as sp
-from theorems.api import HALF, Conjecture, Obligations, Parameter, ScoreHead, Statement, check_score_head, digest, obligation
+from theorems.api import (
+    HALF, Conjecture, Obligations, Parameter, ScoreHead, Statement, check_score_head, digest, obligation, smt_search,
+)
+
+
+def failure_at_weight(w: int, offset: int = 0) -> list:
+    """z3 constraints: "for some length n >= 2, softmax at base n - offset errs by >= 1/2 at |q| = w".
+
+    Unknowns: n and the counts ``c_s`` of context tokens scoring s = 0 .. w (they sum to
+    n - 1; the query adds one at s = w).  The target t is the least score present; with
+    weights ``b^-s`` times ``b^w`` (b = n - offset, exact integers) the error is
+    ``sum_s k_s b^(w-s) (s - t) / sum_s k_s b^(w-s)``, every term >= 0.  Every n at once,
+    in nonlinear integer arithmetic: z3's answer, not a certificate.
+    """
+    import z3
+
+    n = z3.Int("n")
+    base = n - offset
+    c = [z3.Int(f"c{s}") for s in range(w + 1)]
+    k = [c[s] + (1 if s == w else 0) for s in range(w + 1)]
+    cases = []
+    for t in range(w + 1):
+        least = [k[t] > 0] + [k[s] == 0 for s in range(t)]
+        excess = z3.Sum([k[s] * base ** (w - s) * (s - t) for s in range(w + 1)])
+        total = z3.Sum([k[s] * base ** (w - s) for s in range(w + 1)])
+        cases.append(z3.And(*least, 2 * excess >= total))
+    return [n >= 2 + offset, *(x >= 0 for x in c), z3.Sum(c) == n - 1, z3.Or(*cases)]
 
 
 def head(n: int) -> ScoreHead:
@@ -44,6 +74,7 @@ class SoftmaxTemperatureLength(Conjecture):
         Parameter("m", 16, 1, 200, "token bits: every m' <= m is covered"),
         Parameter("examples", 25, 0, 10000, "random draws per length before the sweep (0: none)", size=False),
         Parameter("seed", 0, 0, 2**32 - 1, "seed of the random search"),
+        Parameter("z3_weights", 1, 0, 3, "z3 searches every n at |q| = 1 .. this (uncertified; 0 = none)", size=False),
     )
 
     def statement(self) -> Statement:
@@ -70,7 +101,8 @@ class SoftmaxTemperatureLength(Conjecture):
 
     def cost(self, point: dict) -> float:
         # measured: about 1 s of CPU at the default point, most of it hypothesis's draws and shrinking machinery
-        return 0.3 + sum(point["m"] ** min(n, 4) * 2e-6 + point["examples"] * 6e-3 for n in range(2, point["n_max"] + 1))
+        z3 = (0.0, 0.3, 1.0, 5.0)[point["z3_weights"]]
+        return 0.3 + z3 + sum(point["m"] ** min(n, 4) * 2e-6 + point["examples"] * 6e-3 for n in range(2, point["n_max"] + 1))
 
     def witness(self, point: dict):
         return {n: head(n) for n in range(2, point["n_max"] + 1)}
@@ -84,6 +116,19 @@ class SoftmaxTemperatureLength(Conjecture):
                 return  # the smallest n with a counterexample refutes "every n"
             worst[n] = ev.facts.pop("worst_error_unchecked")
         ev.fact("worst_error_by_length_unchecked", worst)
+        # every n at once, for small |q|: z3 on the closed form (its word; it discharges nothing)
+        for w in range(1, point["z3_weights"] + 1):
+            ev.poll()
+            remaining = ev.budget.remaining()
+            found = smt_search(failure_at_weight(w), 10.0 if remaining is None else max(0.1, min(10.0, remaining)))
+            ev.cover(f"z3_q{w}", {"engine": found.engine, "every_n": True, **found.covered})
+            if found.refuted:  # a length beyond n_max (the sweep covered the others): certify it there
+                ev.unknown(f"z3 proposes a counterexample at n = {found.found['n']}, |q| = {w}: "
+                           f"check it with --param n_max={found.found['n']}")
+            elif found.stopped:
+                ev.fact(f"z3_q{w}_unchecked", f"z3 gave no answer: {found.stopped}")
+            else:
+                ev.fact(f"z3_q{w}_unchecked", f"no length n >= 2 fails at |q| = {w} (z3 unsat; not a certificate)")
         ev.note(f"no counterexample for n <= {point['n_max']}, m <= {m}; worst errors "
                 f"{', '.join(f'{e} (n = {n})' for n, e in worst.items())}; open beyond")
 

@@ -41,3 +41,17 @@ def test_one_step_colder_fails_at_the_smallest_query(tmp_path, monkeypatch):
     assert found is not None and found["query_weight"] == 1 and found["context_scores"] == [0, 1, 1]
     assert found["error"] == Fraction(1, 2)
     assert [c["kind"] for c in ev.certificates] == ["score-counterexample"]
+
+
+def test_z3_covers_every_length_at_the_smallest_query_and_finds_the_colder_failure(outcome):
+    from theorems.api import smt_search
+    from theorems.conjectures.softmax_temperature_length import failure_at_weight
+
+    assert outcome.covered["z3_q1"]["z3"] == "unsat" and outcome.covered["z3_q1"]["every_n"]
+    assert "not a certificate" in outcome.facts["z3_q1_unchecked"]  # a fact beside, never an obligation
+    colder = smt_search(failure_at_weight(1, offset=1), 10.0)  # base n - 1: the encoding must be satisfiable
+    assert colder.refuted
+    n, zeros, ones = (int(colder.found[k]) for k in ("n", "c0", "c1"))
+    assert zeros + ones == n - 1
+    head = ScoreHead(kappa=lambda w, s: Fraction(1, (n - 1) ** s), value=lambda w, s: Fraction(s))
+    assert head.error(1, [0] * zeros + [1] * ones) >= Fraction(1, 2)  # z3's model is a real failure, exactly
