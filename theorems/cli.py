@@ -430,6 +430,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`attnproof list | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as exc:  # a disk that filled up, a folder removed under a run: said in one line
+        print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
 
 
 def _one_line(exc: Exception) -> str:

@@ -73,8 +73,8 @@ def outcome_table(rows: list[dict]) -> Table:
 def estimate_table(rows: list[tuple[str, str, dict, float, bool]]) -> Table:
     """``rows``: (claim, point slug, sizes, estimated seconds, within the budget)."""
     table = Table(box=None, pad_edge=False, header_style="bold")
-    table.add_column("claim", overflow="fold")
-    table.add_column("point", overflow="fold")
+    table.add_column("claim", no_wrap=True)
+    table.add_column("point", overflow="fold", max_width=40)
     table.add_column("covered", overflow="fold")
     table.add_column("estimate", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
