@@ -184,7 +184,7 @@ def smt_search(constraints: list, budget: float) -> Search:
     from solvers import smt  # z3, loaded only by a search that uses it
 
     result = smt.solve(constraints, budget)
-    covered = {"z3": result.status, "constraints": len(constraints), "seconds": round(result.seconds, 3)}
+    covered = {"z3": result.status, "constraints": len(constraints), "timeout_ms": int(budget * 1000)}  # exact data only
     if result.status == "sat":
         return Search("z3", found=result.model, covered=covered)
     if result.status == "unsat":

@@ -58,3 +58,8 @@ def test_a_tampered_refutation_is_rejected(outcome):
 def test_attributed_to_attnproof_not_to_the_paper():
     claim = RankOneLengthThree()
     assert claim.source == "attnproof worked example" and claim.relation == "a conjecture"
+
+
+def test_the_outcome_is_written_as_exact_json(outcome):
+    record = outcome.to_json()  # refuses a float anywhere (coverage, facts, counterexample)
+    assert record["claim"] == outcome.claim and record["status"] == outcome.status

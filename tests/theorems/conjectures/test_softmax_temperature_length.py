@@ -55,3 +55,8 @@ def test_z3_covers_every_length_at_the_smallest_query_and_finds_the_colder_failu
     assert zeros + ones == n - 1
     head = ScoreHead(kappa=lambda w, s: Fraction(1, (n - 1) ** s), value=lambda w, s: Fraction(s))
     assert head.error(1, [0] * zeros + [1] * ones) >= Fraction(1, 2)  # z3's model is a real failure, exactly
+
+
+def test_the_outcome_is_written_as_exact_json(outcome):
+    record = outcome.to_json()  # refuses a float anywhere (coverage, facts, counterexample)
+    assert record["claim"] == outcome.claim and record["status"] == outcome.status

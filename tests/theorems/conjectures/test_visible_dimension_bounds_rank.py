@@ -39,3 +39,8 @@ def test_a_certificate_of_another_transformer_discharges_nothing(outcome):
     claim = VisibleDimensionBoundsRank()
     accepted = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
     assert not any(first_discharging(accepted, o) for o in claim.obligations(claim.point({"seed": 1})).refute)
+
+
+def test_the_outcome_is_written_as_exact_json(outcome):
+    record = outcome.to_json()  # refuses a float anywhere (coverage, facts, counterexample)
+    assert record["claim"] == outcome.claim and record["status"] == outcome.status
