@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
+from typing import TYPE_CHECKING, Sequence
 
 from solvers.search import Search, exhaustive, linear_sizes, random_search, smt_search
 from solvers.trusted.core import digest
@@ -40,6 +41,9 @@ from theorems.attention import HALF, ScoreHead, bits, min_ip_target, sweep_score
 from theorems.core import (
     Claim, Evidence, Obligation, Obligations, Parameter, ParameterError, Plot, RegistrationError, Statement, obligation,
 )
+
+if TYPE_CHECKING:  # the LP problems import numpy and scipy: only a search that uses them loads them
+    from theorems.kernel_rank._linearised import Problem
 
 __all__ = [
     "Claim", "Conjecture", "Evidence", "Obligation", "Obligations", "Parameter", "ParameterError", "Plot",
@@ -77,7 +81,8 @@ def database() -> str:
 # ------------------------------------------------- certificates of counterexamples
 
 
-def score_counterexample(ev: Evidence, head: ScoreHead, m: int, w: int, scores, tolerance: Fraction = HALF) -> dict:
+def score_counterexample(ev: Evidence, head: ScoreHead, m: int, w: int, scores: Sequence[int],
+                         tolerance: Fraction = HALF) -> dict:
     """Certify that ``head`` errs by >= ``tolerance`` at ``|q| = w <= m`` with these context scores.
 
     The sequence is realised with ``q = 1^w 0^(m-w)`` and context token j = the first s_j ones
@@ -143,7 +148,7 @@ def check_score_head(ev: Evidence, head: ScoreHead, m: int, n: int, seed: int = 
     return None
 
 
-def rank_one_problem(m: int, n: int, tokens=None):
+def rank_one_problem(m: int, n: int, tokens: Sequence[int] | None = None) -> Problem:
     """The exact linear problem "some rank-one head solves every sequence of exact length n over
     {0,1}^m" (``theorems.kernel_rank._linearised.rank_one``): ``.system`` for :func:`linear_sizes`."""
     from theorems.kernel_rank import _linearised as lin
@@ -151,7 +156,7 @@ def rank_one_problem(m: int, n: int, tokens=None):
     return lin.rank_one(m, n, tokens=tokens)
 
 
-def rank_one_witness(ev: Evidence, problem, point, m: int, n: int) -> Fraction:
+def rank_one_witness(ev: Evidence, problem: Problem, point: Sequence[Fraction], m: int, n: int) -> Fraction:
     """Certify the head an exact feasible point gives (``exhaustive``: every sequence of length n
     at m, error < 1/2); returns its worst error.  Judgment ``solves{model "kernel", rank 1, m [m, m]}``."""
     from theorems.kernel_rank import _linearised as lin
@@ -168,7 +173,7 @@ def rank_one_witness(ev: Evidence, problem, point, m: int, n: int) -> Fraction:
     return lin.worst_error(psi, U, range(size), n, poll=ev.poll)
 
 
-def rank_one_refutation(ev: Evidence, problem, multipliers: dict, m: int) -> dict:
+def rank_one_refutation(ev: Evidence, problem: Problem, multipliers: dict[int, Fraction], m: int) -> dict:
     """Certify "no rank-one head solves exact length n at any m' >= m" from an exact Motzkin
     certificate (``rank-one-infeasible``: the checker rebuilds the rows).  Returns the
     counterexample as data: the sequences (bit strings, query last) the certificate combines,
