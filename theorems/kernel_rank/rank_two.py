@@ -203,14 +203,17 @@ def head_from_cones(m: int, generators, budget=None, poll=lambda: None):
         base = [cone.value(decision.point, ("phi", i)) for i in range(len(generators))]
         P = [cone.value(decision.point, ("P", q, x)) for x in range(size)]
         eps = max(base) or Fraction(1)
-        while True:
+        for _ in range(64):  # the rows are strict: some eps works; a bounded search all the same
             phi = [v if v > 0 else eps for v in base]
             K = [sum((p * g[x] for p, g in zip(phi, generators)), Fraction(0)) for x in range(size)]
-            if all(v > 0 for v in K) and _row_solves(q, K, [p / k for p, k in zip(P, K)], m):
+            row = [p / k if k else Fraction(0) for p, k in zip(P, K)]  # weight 0: the readout is never used
+            if K[q] > 0 and _row_solves(q, K, row, m):
                 break
             eps /= 2
+        else:
+            return None
         Phi.append(phi)
-        U.append([p / k for p, k in zip(P, K)])
+        U.append(row)
     return Phi, U
 
 
