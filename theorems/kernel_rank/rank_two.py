@@ -245,7 +245,7 @@ class RankTwo(Claim):
         return Statement(
             hypotheses=(
                 (sp.Eq(sp.Symbol("n"), 3), "one nonnegative kernel head K = Phi Psi^T, any readout table, exact length 3, error < 1/2"),
-                (sp.Contains(m, sp.Range(4, 6), evaluate=False), "at m = 4, and at m = 5 for every m >= 5"),
+                (sp.Ge(m, 4), "for every m >= 4 (the point m = 4 checks the first case, the point m = 5 the second for every m >= 5)"),
             ),
             conclusion=(sp.Piecewise((sp.Eq(rstar(m), 2), sp.Eq(m, 4)), (sp.Ge(rstar(m), 3), True)),
                         "r*(4) = 2 (rank one fails, rank two solves), and no head of feature rank 2 solves exact length 3 at any m >= 5"),
