@@ -202,7 +202,7 @@ class BallLaw(Claim):
         total = 0.2
         for b in point_betas(point):
             n = 3.7 * b / float(point["spacing"] or 2) ** 2
-            total += 3 * 6e-6 * n * n + 12 * 1e-7 * n * n  # three instances; the spacing bisections in floats
+            total += 2 * 4e-6 * n * n + 12 * 1e-7 * n * n  # the disk (all rows), the annulus (~n/4) and few unweighted rows; float bisections
             if point["dense"] and b <= point["dense_beta_max"]:
                 nd = 3.7 * b / float(point["dense_spacing"]) ** 2
                 total += 2e-8 * nd**3 + 2e-5 * nd * nd

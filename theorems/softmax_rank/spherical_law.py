@@ -363,14 +363,14 @@ class SphericalLaw(Claim):
     def cost(self, point: dict) -> float:
         # seconds on one core, calibrated by bench/geometric_laws.py: an arb softmax entry ~3e-6 s, built
         # twice (the search's decision and the trusted re-check); a certificate number parsed ~5e-6 s; the
-        # float SVD ~1e-8 n^3 per proposal; float Voronoi searches ~1e-8 n r per attempt, ~60 attempts
+        # float SVD and its bisection on k ~1e-8 n^3; float Voronoi searches ~1e-8 n r per attempt, ~60 attempts
         total = 0.2
         d = point["d"]
         for b in point_betas(point):
             n, r = dense_n(b, point), ROWS_PER_UNIT[d] * growth(b, d) + 2
             total += 2 * (2 * 3e-6 * r * r + 5e-6 * r * r) + 60e-8 * r * r * 3  # the largest-lower instance
             total += 2 * 3e-6 * r * n + 60e-8 * n * r  # the dense instance's lower bound
-            total += (point["upper"] + point["fourier"]) * (2 * 2 * 3e-6 * n * n + 2 * 5e-6 * n * r + 5e-8 * n**3)
+            total += (point["upper"] + point["fourier"]) * (2 * 2 * 3e-6 * n * n + 2 * 5e-6 * n * r + 1e-8 * n**3)
         return total
 
     def witness(self, point: dict):

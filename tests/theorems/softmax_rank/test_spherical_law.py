@@ -311,3 +311,13 @@ def test_the_interpolated_anchor_lemma_in_floats(beta, weights):
     worst = max(np.abs(P[i] - ((b - i) * P[a] + (i - a) * P[b % M]) / (b - a)).sum()
                 for a, b in zip(knots, knots[1:]) for i in range(a, b, 5))
     assert worst <= eps
+
+
+def test_a_certificate_checked_on_one_row_only_discharges_nothing(outcome):
+    """The checker accepts a grouped certificate of one row (rank_eps >= 1 is true), but it proves 1, not the bound needed."""
+    claim, cert = _lower_cert(outcome)
+    _, out = outcome
+    cert["data"]["rows"], cert["data"]["groups"] = cert["data"]["rows"][:1], cert["data"]["groups"][:1]
+    j = trusted.check(cert).judgment
+    assert j["bound"] == 1
+    assert not any(discharges(j, o["judgment"]) for o in out.obligations["verify"] if o["judgment"].get("bound", 0) > 1)
