@@ -4,8 +4,8 @@ Cones.  For a query q, let ``G_q`` be the set of kernel rows ``k`` (``k >= 0`` o
 for which some readout row solves every sequence of exact length n with query q: with
 ``P = k U`` the conditions ``|sum_j P(x_j) / sum_j k(x_j) - T| < 1/2`` are the strict
 homogeneous rows of :func:`solvers.trusted.linear._ratio_row` in ``(k, P)``, so ``G_q`` is a
-convex cone (the projection of a polyhedral one) and a head ``K = Phi Psi^T`` solves the task
-iff every row ``K[q, .]`` lies in ``G_q``.
+convex cone (the projection of a polyhedral one), and every row ``K[q, .]`` of a head
+``K = Phi Psi^T`` solving the task lies in ``G_q`` (the direction used here).
 
 Middles.  In a head of feature rank two, ``K[q, .] = phi(q)^T Psi`` with ``phi(q)`` in the
 closed quarter-plane ``R^2_{>=0}`` (nonzero: ``K[q, q] > 0``).  Of three queries, the one whose

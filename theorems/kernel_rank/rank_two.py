@@ -7,9 +7,10 @@ homogeneous rows
 
     lo:  sum_j P(x_j) - (T - 1/2) sum_j k(x_j) > 0,    hi:  (T + 1/2) sum_j k(x_j) - sum_j P(x_j) > 0
 
-in ``(k, P)``, one pair per context multiset.  A head of feature rank r (``Phi, Psi >= 0``)
-solves the task iff each row ``K[q, .] = phi(q)^T Psi`` lies in ``G_q``: iff the cone spanned by
-the r generators ``Psi^T e_i`` meets every ``G_q``.
+in ``(k, P)``, one pair per context multiset.  Every row ``K[q, .] = phi(q)^T Psi`` of a solving
+head of feature rank r lies in ``G_q``; conversely, rows in every ``G_q`` give a solving head of
+the same width once ``Psi`` is raised by a small eps (the rows are strict).  So a rank-r head
+exists iff the cone spanned by r nonnegative generators ``Psi^T e_i`` meets every ``G_q``.
 
 * r = 1: one ray meets every cone — one LP in ``(psi, P_q)``; at m = 4 it is infeasible (a
   Gordan certificate, the checker's ``rank-one-infeasible``, zero-padded to every m >= 4).
