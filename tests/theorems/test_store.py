@@ -158,6 +158,14 @@ def test_a_budget_that_runs_out_keeps_what_was_certified_labelled_partial(toy, t
     assert "unknown stands" in text and "1 of 1 certificate(s) accepted" in text
     assert main(["check", TOY, "--budget", "0.000001", "--jobs", "1", "--out", str(out)]) == 1
     assert "partial" in capsys.readouterr().out  # the table says so too
+    # partial is never verified: an outcome file edited to say so, with every obligation "discharged", does not stand
+    path = out / TOY / "default" / "outcome.json"
+    forged = json.loads(path.read_text())
+    forged.update(status="verified", unknown=None, rung="proved for every parameter",
+                  discharged=[dict(d, certificate="00-rank-lower.cert.json") for d in forged["discharged"]])
+    path.write_text(json.dumps(forged))
+    assert main(["verify", str(out)]) == 1
+    assert "verified DOES NOT STAND" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------- no tracebacks
