@@ -78,6 +78,14 @@ def test_malformed_data_is_rejected_with_a_reason(honest):
     bad = copy.deepcopy(honest)
     bad["exclusions"][0]["rows"][0][3] = ["00000", "00000", "00000"]
     rejected(bad, "one length")
+    bad = copy.deepcopy(honest)
+    bad["exclusions"][0]["ends"][0] = bad["exclusions"][0]["middle"]
+    rejected(bad, "three distinct")
+    bad = copy.deepcopy(honest)
+    bad["exclusions"][0]["rows"][0][0] = "11111"
+    rejected(bad, "not the middle or an end")
+    many = [format(x, "05b") for x in range(10)]
+    rejected(honest | {"queries": many}, "entries")  # at most nine queries: the search is bounded
 
 
 def test_work_is_estimated_and_refused_above_the_limit(honest):
