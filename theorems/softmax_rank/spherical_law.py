@@ -51,6 +51,7 @@ from solvers import softmax_enclosures as E
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
+from theorems.softmax_rank import _laws
 from theorems.softmax_rank._laws import betas, point_betas
 
 # where the largest certified lower bound sits, rows ~ c_d beta^{(d-1)/2} (search window centre, not a verdict)
@@ -452,6 +453,11 @@ class SphericalLaw(Claim):
                             for a, c in zip(bs, bs[1:]) if point["upper"]},
             "law exponent (d-1)/2": law_exponent(point["d"]),
         })
+        fits = {"largest lower": _laws.fitted_slope([1 + b for b in bs], [largest[b]["lower"] for b in bs], 1 + _laws.FIT_FROM)}
+        if point["upper"]:
+            fits["dense upper"] = _laws.fitted_slope([1 + b for b in bs], [sandwich[b]["upper"] for b in bs], 1 + _laws.FIT_FROM)
+        fits["law exponent (d-1)/2"] = law_exponent(point["d"])
+        ev.fact("fitted_slopes_unchecked (display only: least squares of log(bound) on log(1+beta), beta >= 64; they decide nothing)", fits)
         ev.cover("betas", bs)
         ev.cover("epsilon", eps)
         ev.note(

@@ -146,6 +146,16 @@ def _sharp(r: int, beta: int, eps: Fraction) -> Sharp:
 
 
 @lru_cache(maxsize=64)
+def _dense(r: int, beta: int, eps: Fraction, spacing: Fraction) -> Sharp:
+    """The lattice at spacing ``spacing / sqrt(beta)`` (denser than self-dominant): grouped lower bound and the
+    least certified truncated SVD — an upper-bound construction on that instance."""
+    h = spacing / isqrt(beta)
+    Z, scale = lattice(r, h), beta * h * h / 2
+    rows, groups, upper = _laws.instance_bounds(kernel_logits(Z, scale), None, eps, upper=True)
+    return Sharp(Z, scale, spacing, rows, groups, upper)
+
+
+@lru_cache(maxsize=64)
 def _random(r: int, beta: int, eps: Fraction, n: int, seed: int) -> Sharp:
     Z = random_keys(r, n, seed, RANDOM_DENOMINATOR)
     scale = Fraction(beta, 2 * RANDOM_DENOMINATOR**2)
@@ -198,6 +208,7 @@ class VisibleLaw(Claim):
         Parameter("random", 1, 0, 1, "also certify lower bounds on random instances of the same size (contrast)"),
         Parameter("seed", 0, 0, 10**6, "seed of the random instances"),
         Parameter("bias", 300, 0, 10**6, "size of the biases of the r = 1 instance checked with large biases"),
+        Parameter("dense", Fraction(0), Fraction(0), Fraction(4), "also a denser lattice (spacing over sqrt(beta), e.g. 1) with a certified SVD upper bound (0: none)", kind=Fraction),
     )
 
     def statement(self) -> Statement:
@@ -233,6 +244,9 @@ class VisibleLaw(Claim):
             for b in point_betas(point):
                 n = {1: 1.4 * sqrt(b), 2: 0.9 * b, 3: 0.45 * b**1.5}[r]  # keys in the unit r-ball at spacing ~1.4, 1.9, 2.1 over sqrt(beta)
                 total += 0.02 + (1 + point["random"]) * 8e-6 * n * n + 6 * 5e-8 * n * n
+                if point["dense"]:
+                    nd = n * (float({1: 1.4, 2: 1.9, 3: 2.1}[r]) / float(point["dense"])) ** r
+                    total += 2 * 2 * 3e-6 * nd * nd + 1e-8 * nd**3
         return total
 
     # ----------------------------------------------------------- obligations
@@ -255,6 +269,10 @@ class VisibleLaw(Claim):
             inst = _sharp(r, b, eps)
             where = f"r = {r}, beta = {b}, lattice instance ({len(inst.Z)} keys; S = {spread(r, b)}, eps = {eps})"
             verify += _instance_obligations(where, inst.scale, inst.integers, eps, len(inst.rows), self._upper(r, b, eps, inst))
+            if point["dense"]:
+                den = _dense(r, b, eps, Fraction(point["dense"]))
+                verify += _instance_obligations(f"r = {r}, beta = {b}, dense lattice ({len(den.Z)} keys, spacing {point['dense']})",
+                                                den.scale, den.integers, eps, len(den.rows), den.upper[0] if den.upper else len(den.Z))
             if point["random"]:
                 rnd = _random(r, b, eps, len(inst.Z), point["seed"])
                 verify += _instance_obligations(f"r = {r}, beta = {b}, random instance ({len(rnd.Z)} keys, seed {point['seed']})",
@@ -310,6 +328,14 @@ class VisibleLaw(Claim):
                 rnd = _random(r, b, eps, len(inst.Z), point["seed"])
                 ev.certify("approx-rank-lower-scaled", rnd.data(eps, rows=rnd.rows, groups=rnd.groups))
                 row["random lower"] = len(rnd.rows)
+            if point["dense"]:
+                den = _dense(r, b, eps, Fraction(point["dense"]))
+                ev.certify("approx-rank-lower-scaled", den.data(eps, rows=den.rows, groups=den.groups))
+                if den.upper is None:
+                    ev.fail("no upper certificate found on the dense lattice", {"r": r, "beta": b})
+                    return
+                ev.certify("approx-rank-upper-scaled", den.data(eps, left=den.upper[1], right=den.upper[2]))
+                row["dense keys"], row["dense lower"], row["dense upper"] = len(den.Z), len(den.rows), den.upper[0]
             table.setdefault(r, {})[b] = row
             ev.poll()
         scale, N = biased_instance(point["bias"])
@@ -324,7 +350,7 @@ class VisibleLaw(Claim):
         slopes = {}
         for r, rows in table.items():
             xs = [1 + float(rows[b]["S"]) for b in rows]
-            for key in ("lower", "upper", "random lower"):
+            for key in ("lower", "upper", "random lower", "dense lower", "dense upper"):
                 if all(key in rows[b] for b in rows):
                     slopes[f"r = {r}, {key}"] = _laws.fitted_slope(xs, [rows[b][key] for b in rows], x_min=1 + 4 * _laws.FIT_FROM)
             slopes[f"r = {r}, law exponent r/2"] = law_exponent(r)
@@ -350,6 +376,8 @@ class VisibleLaw(Claim):
             if all("random lower" in rows[b] for b in bs):
                 lowers["random instance: certified lower"] = [rows[b]["random lower"] for b in bs]
             uppers = {"lattice instance: certified upper": [rows[b]["upper"] for b in bs]}
+            if all("dense upper" in rows[b] for b in bs):
+                uppers["dense lattice: certified upper (SVD)"] = [rows[b]["dense upper"] for b in bs]
             out.append(_laws.law_plot(f"visible_law_r{r}", f"r = {r}: certified rank_eps against 1 + S, law exponent r/2 = {law_exponent(int(r))}",
                                       "1 + S", xs, lowers, uppers, law_exponent(int(r)), f"eps = {eps}; floats for display only"))
         return out

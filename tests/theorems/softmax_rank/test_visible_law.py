@@ -130,3 +130,14 @@ def test_plots_are_log_log_per_r_with_separate_lower_and_upper(outcome):
         labels = [s[0] for s in p.series]
         assert p.logx and p.logy and any("lower" in x for x in labels) and any("upper" in x for x in labels)
         assert labels[-1].startswith("slope")
+
+
+def test_the_dense_lattice_upper_construction_is_certified():
+    claim = VisibleLaw()
+    out = claim.check(claim.point({"r_max": 2, "beta": 16, "random": 0, "dense": 1}))
+    assert out.status == "verified", out.message
+    table = next(v for k, v in out.facts.items() if k.startswith("sandwiches"))
+    for r in (1, 2):
+        row = table[r][16]
+        assert row["dense lower"] <= row["dense upper"] < row["dense keys"]
+    assert sum(c["kind"] == "approx-rank-upper-scaled" for c in out.certificates) == 2
