@@ -10,6 +10,7 @@ import os
 import pathlib
 import re
 import sys
+from urllib.parse import unquote
 
 import pytest
 
@@ -90,10 +91,37 @@ return {
 """
 
 
+# What a reader sees that must not be there: a Greek letter spelled as a word inside mathematics, an element
+# sticking out of the window (unless inside a box that scrolls or clips it), a link to nowhere.
+READER = """
+const width = document.documentElement.clientWidth;
+const clipped = el => { for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; }
+  return false; };
+const wide = Array.from(document.body.querySelectorAll('*')).filter(el => {
+    const r = el.getBoundingClientRect(); return r.width > 0 && (r.right > width + 1 || r.left < -1) && !clipped(el); })
+  .map(el => el.tagName + (el.id ? '#' + el.id : '') + (el.className && el.className.baseVal === undefined ? '.' + el.className : '')
+       + ' ' + Math.round(el.getBoundingClientRect().right));
+const words = Array.from(document.querySelectorAll('math mi, math mo, math mtext')).map(e => e.textContent.trim())
+  .filter(t => /^(var)?(epsilon|theta|phi|rho|sigma|pi)$|^(alpha|beta|gamma|delta|kappa|lambda|mu|tau|psi|omega|ell|infty|Theta|Omega)$/.test(t));
+return {
+  scrollWidth: document.documentElement.scrollWidth, width: width, wide: wide.slice(0, 5), greekWords: words,
+  links: Array.from(document.querySelectorAll('a[href], img[src]')).map(a =>
+      new URL(a.getAttribute(a.tagName === 'IMG' ? 'src' : 'href'), document.baseURI).href),
+  ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id),
+  title: document.title,
+};
+"""
+
+
 def assert_rendered(driver, name):
     state = driver.execute_script(PAGE_STATE)
     assert not re.search(r"\\[A-Za-z]+", state["text"]), f"raw TeX on {name}"
     assert "$" not in state["text"], f"a TeX delimiter on {name}"
+    assert not re.search(r"\bvarepsilon\b", state["text"]), f"'varepsilon' as a word on {name}"
+    seen = driver.execute_script(READER)
+    assert seen["greekWords"] == [], f"Greek letters spelled as words in the mathematics of {name}: {seen['greekWords']}"
+    assert seen["scrollWidth"] <= seen["width"] and seen["wide"] == [], f"wider than the window on {name}: {seen}"
     assert state["maths"] > 0 and state["mathsLaidOutAsMath"] == state["maths"], f"MathML not rendered on {name}: {state}"
     # a fraction laid out as MathML puts its numerator above its denominator
     assert state["fractions"] == state["allFractions"], f"fractions not stacked on {name}: {state}"
@@ -115,7 +143,7 @@ def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
     screenshot(browser, "report-index.png")
 
     # follow the graph: click the node of the claim proved for every parameter
-    node = browser.find_element(By.CSS_SELECTOR, 'svg.graph a.node[data-claim="report_test.unipotent_rank"] rect')
+    node = browser.find_element(By.CSS_SELECTOR, 'svg.graph a.node[data-claim="report_test.unipotent_rank"] text')
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", node)
     node.click()
     assert browser.current_url.endswith("/claims/report_test.unipotent_rank.html")
@@ -129,15 +157,90 @@ def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
 
     # and back, then along the table to the claim verified up to a size, and on to a paper's claim
     browser.find_element(By.LINK_TEXT, "← all claims").click()
-    browser.find_element(By.CSS_SELECTOR, 'table.dashboard a[href="claims/report_test.diagonal_rank.html"]').click()
+    browser.find_element(By.CSS_SELECTOR, '#row-report_test\\.diagonal_rank a[href="claims/report_test.diagonal_rank.html"]').click()
     assert browser.current_url.endswith("/claims/report_test.diagonal_rank.html")
     page = assert_rendered(browser, "the diagonal claim")
     assert page["images"] == 1 and page["fractions"] >= 1
     assert "verified up to n = 3, d = 1" in browser.find_element(By.ID, "accepted-point-n_3").text
     browser.find_element(By.LINK_TEXT, "← all claims").click()
-    browser.find_element(By.CSS_SELECTOR, 'table.dashboard a[href="claims/kernel_rank.softmax_three_tokens.html"]').click()
+    browser.find_element(By.CSS_SELECTOR, '#row-kernel_rank\\.softmax_three_tokens a[href="claims/kernel_rank.softmax_three_tokens.html"]').click()
     page = assert_rendered(browser, "the softmax claim")
     assert page["fractions"] >= 1 and "No outcome in this report" in page["text"]
+
+
+DASHBOARD = """
+const sections = Array.from(document.querySelectorAll('section.sentence'));
+const top = el => el.getBoundingClientRect().top + window.scrollY;
+return {
+  sentences: sections.map(s => s.querySelector('blockquote').textContent.trim()),
+  rows: sections.map(s => Array.from(s.querySelectorAll('tr[id^="row-"]')).map(r => ({
+      id: r.id.slice(4), relation: r.querySelector('.relation') && r.querySelector('.relation').textContent,
+      badges: Array.from(r.cells[1].querySelectorAll('.badge')).map(b => b.textContent)}))),
+  summaryTop: top(document.getElementById('summary')), legendTop: top(document.getElementById('legend')),
+  firstSentenceTop: sections.length ? top(sections[0]) : 0,
+  counts: document.getElementById('summary').innerText,
+  graph: (() => { const g = document.querySelector('svg.graph').getBoundingClientRect();
+                  return {width: g.width, page: document.body.clientWidth}; })(),
+};
+"""
+
+
+def test_the_dashboard_reads_as_sentences_with_their_claims_and_every_page_holds_up(browser, site):
+    """Each sentence once, its claims beneath with relation and own badge, counts and legend first;
+    then every page of the report, reached by following links from the dashboard: loads, no raw TeX,
+    no Greek word in its mathematics, nothing wider than the window, every link and #fragment resolves."""
+    from theorems.core import registry
+
+    browser.get((site / "index.html").as_uri())
+    board = browser.execute_script(DASHBOARD)
+    assert len(board["sentences"]) == len(set(board["sentences"])), "a sentence shown twice"
+    claims = registry()
+    rows = [r for group in board["rows"] for r in group]
+    assert sorted(r["id"] for r in rows) == sorted(claims)  # every claim once, beneath its sentence
+    for group, text in zip(board["rows"], board["sentences"]):
+        sentences = {claims[r["id"]].sentence for r in group}
+        assert len(sentences) == 1  # a claim sits under its own sentence
+        for r in group:
+            assert r["relation"] == claims[r["id"]].relation and len(r["badges"]) >= 1, r
+    verdicts = {r["id"]: r["badges"] for r in rows}
+    assert verdicts["report_test.unipotent_rank"][0] == "proved for every parameter"
+    assert verdicts["report_test.diagonal_rank"][0] == "verified up to n = 3, d = 1"
+    assert board["summaryTop"] < board["firstSentenceTop"] and board["legendTop"] < board["firstSentenceTop"]
+    assert f"{len(claims)} claim(s)" in board["counts"] and "2 outcome(s)" in board["counts"]
+    assert board["graph"]["width"] <= board["graph"]["page"] + 1  # the graph fits the page
+
+    # a narrow window: the graph scales, nothing sticks out
+    browser.set_window_size(760, 1000)
+    browser.get((site / "index.html").as_uri())
+    assert_rendered(browser, "index.html at 760 px")
+    browser.set_window_size(1280, 1000)
+
+    todo, seen, pages, links = [(site / "index.html").as_uri()], set(), {}, {}
+    while todo:
+        url = todo.pop()
+        page_url = url.split("#")[0]
+        if page_url in seen:
+            continue
+        seen.add(page_url)
+        assert pathlib.Path(unquote(page_url[len("file://"):])).is_file(), f"a link to nowhere: {page_url}"
+        if not page_url.endswith(".html"):
+            continue
+        browser.get(page_url)
+        state = assert_rendered(browser, page_url.rsplit("/", 1)[1]) if "<math" in browser.page_source else None
+        if state is None:  # a page without mathematics: the reader's checks still hold
+            seen_state = browser.execute_script(READER)
+            assert seen_state["wide"] == [] and seen_state["scrollWidth"] <= seen_state["width"], page_url
+        reader = browser.execute_script(READER)
+        pages[page_url] = set(reader["ids"])
+        links[page_url] = reader["links"]
+        todo += [link for link in reader["links"] if link.startswith("file://")]
+        assert all(link.startswith("file://") for link in reader["links"]), f"a link off disk on {page_url}"
+    for page_url, found in links.items():  # every #fragment names an element of its page
+        for link in found:
+            target, _, fragment = link.partition("#")
+            if fragment:
+                assert target in pages and unquote(fragment) in pages[target], f"{page_url}: no #{fragment} in {target}"
+    assert len([p for p in pages if "/claims/" in p]) == len(claims)
 
 
 def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(monkeypatch):

@@ -258,6 +258,10 @@ class _Printer(MathMLPresentationPrinter):
     def _print_Symbol(self, sym, style="plain"):
         if "\\" in sym.name or "$" in sym.name:
             return self._markup(f"<mrow>{tex_body(sym.name.strip('$'))}</mrow>")
+        if not re.fullmatch(r"[A-Za-z0-9_']+", sym.name):  # a name written as ASCII mathematics: <z,q>, |q|
+            from theorems.report.reading import ascii_tex
+
+            return self._markup(f"<mrow>{tex_body(ascii_tex(sym.name))}</mrow>")
         base, _, rest = sym.name.partition("_")
         if base in GREEK:  # sympy knows "epsilon" but not "varepsilon", "ell", ...: a letter, never a word
             return super()._print_Symbol(sympy.Symbol(GREEK[base] + ("_" + rest if rest else "")), style)

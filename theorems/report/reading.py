@@ -154,6 +154,8 @@ def _word(word: str, script: bool, call: bool = False) -> str:
         return " \\in "
     if word in _ENGLISH and not script:
         return f"\\text{{ {word} }}"
+    if call and len(word) == 2 and word.islower():  # lo(q, q, q), hi(z, q, q): names of rows, upright
+        return f"\\operatorname{{{word}}}"
     if len(word) <= 2 or (script and len(word) <= 3 and word not in ("max", "min")) or word.isdigit():
         return word
     if script and word in ("max", "min"):
