@@ -92,3 +92,27 @@ def test_a_wrong_plan_leaves_the_outcome_unknown(monkeypatch):
     outcome = claim.check(claim.point({"m": "5"}))
     assert outcome.status != "verified"
     assert not any(c["kind"] == "rank-two-betweenness" for c in outcome.certificates)
+
+
+def test_stored_heads_prefer_the_lower_score_at_a_gap_of_two():
+    """Lemma 4 on real heads: <v,q> - <u,q> = 2 forces K[q,u] > K[q,v] (the m = 4 rank-2 head
+    from the cones, and the table's stored rank-3 head at m = 5)."""
+    import json
+
+    with open(rank_two._WITNESS_FILE) as handle:
+        stored = json.load(handle)["m5_r3"]
+    Phi5, Psi5 = ([[Fraction(v) for v in row] for row in stored[k]] for k in ("phi", "psi"))
+    generators = rank_two.stored_generators(4)
+    Phi4, _ = rank_two.head_from_cones(4, generators)
+    Psi4 = [[g[x] for g in generators] for x in range(16)]
+    checked = 0
+    for m, Phi, Psi in ((4, Phi4, Psi4), (5, Phi5, Psi5)):
+        size = 1 << m
+        K = [[sum((a * b for a, b in zip(Phi[q], Psi[x])), Fraction(0)) for x in range(size)] for q in range(size)]
+        for q in range(size):
+            for u in range(size):
+                for v in range(size):
+                    if att.inner(v, q) - att.inner(u, q) == 2:
+                        assert K[q][u] > K[q][v], (m, q, u, v)
+                        checked += 1
+    assert checked == 220 + 2280
