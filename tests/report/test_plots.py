@@ -50,3 +50,18 @@ def test_the_softmax_figure_says_in_its_title_the_range_its_legend_draws():
     axes = figure(plot).axes[0]
     assert any(line.get_label().startswith("1/2") and list(line.get_ydata()) == [0.5, 0.5] for line in axes.lines)
 
+
+
+def test_the_communication_bound_is_drawn_only_where_it_applies():
+    from math import comb
+
+    counts = {"4": {str(n): v for n, v in zip(range(2, 9), (16, 71, 135, 160, 166, 167, 167))},
+              "5": {str(n): v for n, v in zip(range(2, 7), (32, 317, 1407, 3427, 5573))}}
+    (plot,) = get("communication_bound").plots({"parameters": {}, "facts": {"N": counts}})
+    bounds = [(label, xs) for label, xs, _ in plot.series if label.startswith("(n - 1) log2")]
+    assert bounds  # drawn, and only for n - 1 <= C(m, m/2)/m, where the fooling family gives it
+    for label, xs in bounds:
+        m = int(re.search(r"log2 (\d+)", label).group(1))
+        assert xs and all((n - 1) * m <= comb(m, m // 2) for n in xs)
+    counted = {label: xs for label, xs, _ in plot.series if label.startswith("log2 N(n)")}
+    assert counted["log2 N(n), m = 4"] == tuple(range(2, 9))  # the counts themselves: every n

@@ -235,7 +235,10 @@ class CommunicationBound(Claim):
             row = {int(n): int(N) for n, N in raw.items()}
             ns = sorted(row)
             series.append((f"log2 N(n), m = {m}", tuple(ns), tuple(math.log2(row[n]) for n in ns)))
-            series.append((f"(n - 1) log2 {m}", tuple(ns), tuple((n - 1) * math.log2(int(m)) for n in ns)))
+            applies = [n for n in ns if (n - 1) * int(m) <= math.comb(int(m), int(m) // 2)]  # the fooling family's range
+            if applies:  # the bound holds only there: drawn beyond, it would look violated by the saturating counts
+                series.append((f"(n - 1) log2 {m}, for n - 1 <= C({m}, {int(m) // 2})/{m}", tuple(applies),
+                               tuple((n - 1) * math.log2(int(m)) for n in applies)))
         if not series:
             return []
         return [Plot(
