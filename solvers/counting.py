@@ -30,11 +30,16 @@ def min_closure(generators: Sequence[Vector], depth: int, poll: Callable[[], Non
     for i, g in enumerate(generators):
         level.setdefault(tuple(g), (i,))
     levels = [level]
+    frontier = list(level.items())
+    generators = [tuple(g) for g in generators]
     while len(levels) < depth:
         poll()
         current = levels[-1]
         grown = dict(current)
-        for f, indices in current.items():
+        # Only the functions new at this level can give new ones: for f of the previous level,
+        # min(f, g_i) is already in this level.  Walking the new ones in insertion order finds
+        # every new function first from the same f as walking the whole level would.
+        for f, indices in frontier:
             for i, g in enumerate(generators):
                 h = tuple(map(min, f, g))
                 if h not in grown:
@@ -42,6 +47,7 @@ def min_closure(generators: Sequence[Vector], depth: int, poll: Callable[[], Non
         if len(grown) == len(current):
             levels.extend([current] * (depth - len(levels)))
             break
+        frontier = list(grown.items())[len(current):]
         levels.append(grown)
     return levels
 

@@ -102,14 +102,21 @@ def _prefix_behaviours(data: dict):
     minima with one more ``q -> <x, q>`` (for n = 2: the ``q -> <x, q>`` themselves,
     as ``<x, q> <= |q|``).  Each level is compared with its count before the
     next is built, so the work is ``4^m (1 + sum of the counts but the last)``.
+
+    Only the functions new at a level need combining: writing ``L_n`` for
+    the level of length-(n-1) prefixes and ``G`` for the generators,
+    ``L_{n+1} = L_n ∪ min(L_n, G)``, and for f in ``L_{n-1}``,
+    ``min(f, g)`` lies in ``L_n`` already; so
+    ``L_{n+1} = L_n ∪ min(L_n \ L_{n-1}, G)`` (and ``L_3 = L_2 ∪ min(L_2, G)``).
     """
     m = integer(data["m"], "m", 1, 5)
     counts = [integer(c, "count", 1) for c in listof(data["counts"], "counts", 1, 64)]
     generators = [tuple((x & q).bit_count() for q in range(1 << m)) for x in range(1 << m)]
-    level = set(generators)
+    level, new = set(generators), set(generators)
     for n, wanted in enumerate(counts, start=2):
         if n > 2:
-            level = level | {tuple(map(min, f, g)) for f in level for g in generators}
+            grown = level | {tuple(map(min, f, g)) for f in new for g in generators}
+            level, new = grown, grown - level
         require(len(level) == wanted, f"N({n}) = {len(level)} at m={m}, not {wanted}")
     bits = [_ceil_log2(c) for c in counts]
     judgment = {"judgment": "behaviour-counts", "target": TARGET, "m": m, "counts": counts, "bits": bits}

@@ -48,6 +48,9 @@ def test_certificates_of_another_point_do_not_discharge(outcome):
 def test_the_table_the_obligations_name_is_the_closure():
     assert [len(level) for level in k9.behaviour_levels(4, 7)] == list(k9.N_TABLE[4])
     assert [len(level) for level in k9.behaviour_levels(5, 4)] == list(k9.N_TABLE[5][:3])
+    # m = 5 to its fixed point: the stated table, then its last value (n = 11 on)
+    assert [len(level) for level in k9.behaviour_levels(5, 14)] == k9.known_counts(5, 14)
+    assert k9.known_counts(5, 14)[-4:] == [k9.N_TABLE[5][-1]] * 4
     assert k9.known_counts(4, 9) == [16, 71, 135, 160, 166, 167, 167, 167]
 
 
