@@ -21,7 +21,7 @@ checked, never assumed.
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement, permutations
+from itertools import combinations_with_replacement, islice, permutations
 from math import factorial
 from typing import Callable, Iterator
 
@@ -102,11 +102,67 @@ def tuples_up_to_symmetry(m: int, k: int, context_symmetric: bool = True) -> Ite
     The group is ``S_m`` on coordinates, times ``S_{k-1}`` on the context
     positions when ``context_symmetric``.  The orbit sizes add up to ``2^{mk}``
     (tests check this), so coverage is accounted for exactly.
+
+    A joint type is its count vector ``c`` over the ``2^k`` column patterns; a
+    permutation of positions moves pattern p to ``relabel[p]`` (a table made once per
+    permutation), so the image of ``c`` is ``c[inverse]``, one gather.  The types are
+    taken in blocks as arrays: for every permutation the image is gathered, compared
+    lexicographically with ``c`` (the type is kept iff no image is larger), and the
+    orbit size is (distinct images) x ``m! / prod c_p!``.  Representatives are built
+    from the sorted columns with shifts, not bit by bit.
     """
+    if not 1 <= m <= 62:
+        yield from _tuples_up_to_symmetry_python(m, k, context_symmetric)
+        return
+    import numpy as np
+
+    patterns = 1 << k
     position_perms = [tuple(range(k))]
     if context_symmetric and k > 2:
         position_perms = [p + (k - 1,) for p in permutations(range(k - 1))]
-    # how each position permutation relabels the 2^k column patterns, computed once
+    inverses = []
+    for perm in position_perms:  # the relabelling table of each permutation, once
+        table = [_relabel(pattern, perm) for pattern in range(patterns)]
+        inverse = [0] * patterns
+        for pattern, image in enumerate(table):
+            inverse[image] = pattern
+        inverses.append(np.array(inverse))
+    fact = [factorial(i) for i in range(m + 1)]
+    small = fact[m] < 2**62
+    fact_arr = np.array(fact, dtype=np.int64 if small else object)
+    shifts = np.left_shift(np.int64(1), np.arange(m, dtype=np.int64))
+    combos = combinations_with_replacement(range(patterns), m)
+    while True:
+        block = np.array(list(islice(combos, 1 << 16)), dtype=np.int64).reshape(-1, m)
+        if not len(block):
+            return
+        counts = np.stack([(block == p).sum(axis=1) for p in range(patterns)], axis=1)
+        keep = np.ones(len(block), dtype=bool)
+        images = []
+        for inverse in inverses:
+            moved = counts[:, inverse]
+            diff = moved - counts
+            first = (diff != 0).argmax(axis=1)
+            keep &= diff[np.arange(len(block)), first] <= 0  # not larger (equal images have diff 0)
+            images.append(moved)
+        rows = np.flatnonzero(keep)
+        distinct = np.ones(len(rows), dtype=np.int64)
+        for a in range(1, len(images)):
+            seen = np.zeros(len(rows), dtype=bool)
+            for b in range(a):
+                seen |= (images[a][rows] == images[b][rows]).all(axis=1)
+            distinct += ~seen
+        sizes = fact_arr[m] // np.prod(fact_arr[counts[rows]], axis=1)
+        xs = np.stack([((block[rows] >> j) & 1) @ shifts for j in range(k)], axis=1)
+        for r in range(len(rows)):
+            yield tuple(int(x) for x in xs[r]), int(distinct[r]) * int(sizes[r])
+
+
+def _tuples_up_to_symmetry_python(m: int, k: int, context_symmetric: bool = True) -> Iterator[tuple[tuple[int, ...], int]]:
+    """The same enumeration in plain Python integers (m = 0, and m > 62, beyond 64-bit shifts)."""
+    position_perms = [tuple(range(k))]
+    if context_symmetric and k > 2:
+        position_perms = [p + (k - 1,) for p in permutations(range(k - 1))]
     relabels = [[_relabel(pattern, perm) for pattern in range(1 << k)] for perm in position_perms]
     for columns in combinations_with_replacement(range(1 << k), m):
         counts = [0] * (1 << k)
@@ -127,4 +183,3 @@ def tuples_up_to_symmetry(m: int, k: int, context_symmetric: bool = True) -> Ite
         if not canonical:
             continue
         yield _tuple_of(columns, k), len(images) * _orbit_size(key, m)
-

@@ -141,14 +141,21 @@ def run_point(claim_id: str, point: dict, budget: float) -> object:
     try:
         return claim.check(point, budget)
     except Exception as exc:
-        evidence = Evidence(claim, point, Budget(None))
-        evidence.fail(f"the check of {claim_id} stopped: {type(exc).__name__}: {str(exc)[:300]}", {"error": type(exc).__name__})
-        try:
-            return evidence.outcome(time.monotonic() - start)
-        except Exception:  # not even the obligations can be stated
-            return Outcome(claim=claim_id, status="unknown", expected=claim.expected, parameters=dict(point),
-                           seconds=time.monotonic() - start, message=f"not established: {evidence.failures[0][0]}",
-                           unknown={"why": "not established", "partial": False})
+        return not_established(claim, point, f"the check of {claim_id} stopped: {type(exc).__name__}: {str(exc)[:300]}",
+                               {"error": type(exc).__name__}, time.monotonic() - start)
+
+
+def not_established(claim: Claim, point: dict, why: str, where: dict, seconds: float) -> object:
+    """An ``unknown`` outcome, "not established", for a point that has no verdict (its check
+    raised, or its worker died twice: ``where`` then holds ``{"lost": why}``)."""
+    evidence = Evidence(claim, point, Budget(None))
+    evidence.fail(why, where)
+    try:
+        return evidence.outcome(seconds)
+    except Exception:  # not even the obligations can be stated
+        return Outcome(claim=claim.id, status="unknown", expected=claim.expected, parameters=dict(point),
+                       seconds=seconds, message=f"not established: {evidence.failures[0][0]}",
+                       unknown={"why": "not established", "partial": False})
 
 
 def cmd_check(args) -> int:
@@ -185,21 +192,34 @@ def cmd_check(args) -> int:
         if importlib.util.find_spec("distributed") is None:
             raise UsageError("--scheduler needs dask.distributed, which is not installed: pip install 'dask[distributed]'")
     store.prepare(args.out)
-    tasks = [(claim.id, point, args.budget) for claim, point, _ in plan]
-    outcomes: list = [None] * len(tasks)
+    from theorems import sweep
+
+    # points done before with the same statement, parameters and code are kept (theorems.sweep)
+    records: list = [None if args.force else sweep.done(args.out, c, p, slug(p, c)) for c, p, _ in plan]
+    todo = [i for i, r in enumerate(records) if r is None]
+    if len(todo) < len(plan):
+        print(f"skipping {len(plan) - len(todo)} point(s) already done in {args.out} with the same statement, "
+              "parameters and code (--force recomputes them)", file=sys.stderr, flush=True)
+    tasks = [(plan[i][0].id, plan[i][1], args.budget) for i in todo]
+    meter = parallel.Progress([plan[i][2] for i in todo], 1 if args.scheduler else args.jobs, skipped=len(plan) - len(todo))
     start = time.monotonic()
     with terminal.progress(len(tasks)) as shown:
-        for index, outcome in parallel.run(run_point, tasks, args.jobs, args.scheduler):
-            outcomes[index] = outcome
+        for k, outcome in parallel.run(run_point, tasks, args.jobs, args.scheduler):
+            index = todo[k]
             claim, point, _ = plan[index]
+            if isinstance(outcome, parallel.Lost):  # the worker died twice: unknown, and retried by the next run
+                outcome = not_established(claim, point, f"lost: {outcome.reason}", {sweep.LOST: outcome.reason}, 0.0)
+            # written as soon as it is done: a stopped sweep keeps it and resumes after it
+            records[index] = outcome.to_json()
+            store.write(args.out, [(claim.id, slug(point, claim), records[index], outcome.certificates)])
+            meter.finished(k, outcome.seconds)
             shown.finished(claim.id, slug(point, claim), outcome.status, outcome.seconds)
-    written = []
-    for (claim, point, _), outcome in zip(plan, outcomes):
-        written.append((claim.id, slug(point, claim), outcome.to_json(), outcome.certificates))
-    store.write(args.out, written)
-    records = [record for _, _, record, _ in written]
+            print(meter.line(), file=sys.stderr, flush=True)
+    written = [(claim.id, slug(point, claim), record) for (claim, point, _), record in zip(plan, records)]
+    if not tasks:
+        store.write_list(args.out)
     if args.json:
-        folders = [f"{claim_id}/{point}" for claim_id, point, _, _ in written]
+        folders = [f"{claim_id}/{point}" for claim_id, point, _ in written]
         print(json.dumps({"format": CHECK_FORMAT, "out": os.path.abspath(args.out),
                           "outcomes": [r | {"folder": f} for r, f in zip(records, folders)]}, indent=1, sort_keys=True))
     else:
@@ -373,6 +393,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the outcome folder (default {DEFAULT_OUT}): a run replaces the points it re-ran and keeps the others")
     p.add_argument("--json", action="store_true", help=f"print the outcomes as JSON ({CHECK_FORMAT})")
     p.add_argument("--estimate", action="store_true", help="print each point's cost estimate and run nothing")
+    p.add_argument("--force", action="store_true",
+                   help="recompute points already done in --out with the same statement, parameters and code")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("new", help="scaffold a conjecture module of your own")

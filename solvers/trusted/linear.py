@@ -187,14 +187,28 @@ def _rank_one_reduced_infeasible(data: dict):
     """Judgment ``unsolvable{model, rank 1, m [need, null], length n, min-ip, 1/2}``, need =
     the least m realising every row (<= the given m); as ``rank-one-infeasible``, reduced.
 
-    The one-head problem is convex and the coordinate permutations of ``{0,1}^m'`` map
-    solutions to solutions: averaging gives one with ``psi_j`` a function of ``|x|`` and
-    ``P_j`` of ``(|q|, |x|, <q,x>)``, whose rows depend on ``w = |q|`` and the context types
-    ``(v, s) = (|x_j|, <x_j, q>)`` only; a type is realised at m' iff ``s <= min(w, v)`` and
-    ``w + v - s <= m'``.  So refuting rows realised at need refutes every m' >= need.
+    The reduction (why rows over types refute heads over tokens).  Fix m' >= need and
+    suppose a head solves every sequence of exact length n over ``{0,1}^m'``; its
+    linearisation ``(psi_j, P_j)`` (see the module docstring) satisfies every full row.
+    (1) Invariance: a coordinate permutation sigma maps the full row of ``(q, x_1..x_n)``
+    to that of ``(sigma q, sigma x_1..)`` with the same target (inner products are
+    preserved), so ``(psi_j o sigma, P_j o sigma)`` satisfies every full row too.
+    (2) Convexity: the rows are open half-spaces through 0 and ``psi >= 0`` a closed cone,
+    so the average over all ``m'!`` permutations satisfies every row.  (3) The average is
+    invariant: ``psi_j(x)`` depends on ``|x|`` only and ``P_j[q, x]`` on
+    ``(|q|, |x|, <q,x>)`` only; write them ``psi_{j,v}``, ``P_{j,w,v,s}``.  (4) Then the
+    full row of a sequence equals the reduced row of its types: ``w = |q|`` and
+    ``(v, s) = (|x_j|, <x_j, q>)``, target ``min_j s_j`` (with the query's ``s = w``).  A
+    type is realised at m' by some token iff ``s <= min(w, v)`` and ``w + v - s <= m'``
+    (ones shared with q, ones of q only, ones of x only), which the checker tests.  So
+    the reduced rows listed are rows of an invariant solution, and a Motzkin combination
+    of them contradicts it: no head at any m' >= need.  (One head only: for several heads
+    the problem is not convex and (2) fails.)
+
     ``rows`` = ``[side, multiplier, w, [[v, s], ...]]`` (the query, type ``(w, w)``, is
-    appended); ``nonnegative`` = ``[position, v, multiplier]``.  Work: linear in the data
-    (m is only compared with, never enumerated).
+    appended); ``nonnegative`` = ``[position, v, multiplier]``.  Work: linear in the data —
+    m is only compared with, never enumerated, so a certificate at m = 64 (or 10^6) costs
+    what its rows cost (polynomial in m: at most one row per type tuple).
     """
     m = integer(data["m"], "m", 1, 10**6)
     positions = flag(data["positions"], "positions")

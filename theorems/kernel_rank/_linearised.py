@@ -167,6 +167,13 @@ def reduced_size(m: int, n: int, positions: bool = False) -> int:
     return 2 * total
 
 
+def reduced_cost(m: int, n: int, positions: bool = False) -> float:
+    """Seconds (an estimate, for the budget) to decide the reduced LP at m by row generation
+    in a sweep that passes each certificate on as the next m's hint (fitted on
+    ``bench/scale.py``; the generated rows grow like the types, ``~m^3``)."""
+    return (0.05 + 2e-6 * (m + 1) ** 3) * (n - 1) ** 2 * (2 if positions else 1)
+
+
 def complement_subsets(m: int, degree: int) -> list:
     """Feature index -> subset S (by size, then lexicographic); the feature is ``prod_{i in S} (1 - x_i)``."""
     from itertools import combinations
@@ -389,3 +396,227 @@ def kernel_worst_error(K, U, m: int, n: int = 3, poll=lambda: None, queries=None
             if num * best_den > best_num * den:
                 best_num, best_den = num, den
     return Fraction(best_num, best_den)
+
+
+# ------------------------------------------- the reduced LP at scale (by type counts)
+
+
+class ReducedTypes:
+    """The reduced rank-one LP of :func:`reduced_rank_one`, held as arrays of types.
+
+    For query weight w the realisable context types are ``(v, s)`` with ``s <= w``,
+    ``s <= v <= s + m - w`` (:func:`realisable_types`, in that order; ``k_w = (w+1)(m-w+1)``
+    of them).  Columns: ``psi_{j,v}`` then ``P_{j,w,v,s}`` (j over the positions, one
+    position 0 without positions), the same keys as :func:`reduced_rank_one`.  A row is
+    named by ``(side, w, context)`` with ``context`` a tuple of type indices (sorted
+    without positions: a multiset).
+
+    **The least row, in closed form.**  Write a row of query weight w and target
+    ``t = min(s_1, .., s_{n-1}, w)`` (times 2, as in :func:`_add_sequence`) as
+    ``sum_{j <= n} a_{j,t}(tau_j)`` with ``a_{j,t}(v, s) = sign (2 P_{j,w,v,s} - l psi_{j,v})``,
+    ``l = 2t - 1`` (lo, sign +1) or ``2t + 1`` (hi, sign -1), and ``tau_n = (w, w)`` the
+    query.  For each t <= w the rows with target t are exactly the contexts with every
+    ``s_j >= t`` and some ``s_j = t`` (when t = w, ``s_j >= w`` forces ``s_j = w``, so the
+    second condition holds by itself).  The terms are separate in the positions, so the
+    least such row is
+
+        a_{n,t}(w, w) + sum_{j<n} L_j(t) + min_{j*<n} (M_{j*}(t) - L_{j*}(t)),
+
+    ``L_j(t) = min_{s >= t} a_{j,t}``, ``M_j(t) = min_{s = t} a_{j,t}`` (``M >= L``; put the
+    one position with s = t where it costs least).  Without positions every j shares
+    ``a`` and the least row is ``a(w,w) + M(t) + (n-2) L(t)``, a multiset.  So "every row
+    holds" is ``(m+1)(m+2)`` inequalities, each a minimum over ``O(m^2)`` types: work
+    ``O(n m^4)`` instead of the ``~m^{2n-1}`` rows — and a row attaining each minimum is
+    read off the argmins.
+    """
+
+    def __init__(self, m: int, n: int, positions: bool = False):
+        import numpy as np
+
+        self.m, self.n, self.positions = m, n, positions
+        self.npos = n if positions else 1
+        self.v, self.s, self.base = [], [], []
+        self.psi_cols = self.npos * (m + 1)
+        offset = self.psi_cols
+        for w in range(m + 1):
+            types = realisable_types(m, w)
+            self.v.append(np.array([v for v, _ in types], dtype=np.int64))
+            self.s.append(np.array([s for _, s in types], dtype=np.int64))
+            self.base.append(offset)
+            offset += len(types)
+        self.per_position = offset - self.psi_cols
+        self.nvars = self.psi_cols + self.npos * self.per_position
+        self.query = [realisable_types(m, w).index((w, w)) for w in range(m + 1)]
+
+    # columns
+    def psi_col(self, j: int, v: int) -> int:
+        return j * (self.m + 1) + v
+
+    def p_col(self, j: int, w: int, tau: int) -> int:
+        return self.base[w] + j * self.per_position + tau
+
+    def key_of(self, col: int):
+        """The :func:`reduced_rank_one` key of a column."""
+        if col < self.psi_cols:
+            j, v = divmod(col, self.m + 1)
+            return ("psi", j + 1 if self.positions else 0, v)
+        j, rest = divmod(col - self.psi_cols, self.per_position)
+        w = max(w for w in range(self.m + 1) if self.base[w] - self.psi_cols <= rest)
+        tau = rest - (self.base[w] - self.psi_cols)
+        return ("P", j + 1 if self.positions else 0, w, int(self.v[w][tau]), int(self.s[w][tau]))
+
+    def key_from_types(self, side: str, w: int, context):
+        """The key of the row with query weight w and context types ``[(v, s), ...]``, or None
+        when a type is not realisable at this m (``s <= min(w, v)``, ``v - s <= m - w``)."""
+        if not 0 <= w <= self.m or len(context) != self.n - 1:
+            return None
+        taus = []
+        for v, s in context:
+            if not (0 <= s <= min(w, v) and v - s <= self.m - w):
+                return None
+            taus.append(s * (self.m - w + 1) + (v - s))
+        return (side, w, tuple(taus if self.positions else sorted(taus)))
+
+    def rows_count(self) -> int:
+        return reduced_size(self.m, self.n, self.positions)
+
+    def row(self, key) -> dict:
+        """Integer coefficients of row ``(side, w, context)`` (times 2, as in :func:`_add_sequence`)."""
+        side, w, context = key
+        full = tuple(context) + (self.query[w],)
+        t = min(int(self.s[w][tau]) for tau in full)
+        sign, level = (1, 2 * t - 1) if side == "lo" else (-1, 2 * t + 1)
+        coefs: dict[int, int] = {}
+        for j, tau in enumerate(full):
+            jp = j if self.positions else 0
+            for col, c in ((self.p_col(jp, w, tau), 2 * sign), (self.psi_col(jp, int(self.v[w][tau])), -sign * level)):
+                coefs[col] = coefs.get(col, 0) + c
+        return {c: v for c, v in coefs.items() if v}
+
+    def label(self, key):
+        """The :func:`reduced_rank_one` label ``("seq", side, (w, context types))`` of a row."""
+        side, w, context = key
+        return ("seq", side, (w, tuple((int(self.v[w][tau]), int(self.s[w][tau])) for tau in context)))
+
+    def least_rows(self, x, exact: bool = False):
+        """For every (w, t, side): the least row value at ``x`` and the row attaining it
+        (with positions, the least for each position j* that holds s = t; their minimum is
+        the least row).
+
+        ``x`` is a float array over the columns, or (``exact``) a list of integers, in
+        which case the arithmetic is on Python integers.  Yields ``(value, key)``.
+        """
+        import numpy as np
+
+        dtype = object if exact else float
+        X = np.array(x, dtype=dtype)
+        m, n = self.m, self.n
+        for w in range(m + 1):
+            v, s = self.v[w], self.s[w]
+            ts = np.arange(w + 1)
+            ge, eq = s[None, :] >= ts[:, None], s[None, :] == ts[:, None]
+            for side, sign, shift in (("lo", 1, -1), ("hi", -1, 1)):
+                level = (2 * ts + shift).astype(dtype)[:, None]
+                terms = []
+                for j in range(self.npos):
+                    P = X[self.base[w] + j * self.per_position: self.base[w] + j * self.per_position + len(v)]
+                    psi = X[j * (m + 1): (j + 1) * (m + 1)][v]
+                    terms.append(sign * (2 * P[None, :] - level * psi[None, :]))
+                big = (max(abs(int(e)) for e in X) * 2 * (2 * m + 2) + 1) if exact else np.inf
+                query = terms[-1][:, self.query[w]]
+                context = list(range(n - 1)) if self.positions else [0] * (n - 1)
+                L, Lat, M, Mat = {}, {}, {}, {}
+                for j in set(context):
+                    a = terms[j]
+                    masked = np.where(ge, a, big)
+                    Lat[j] = masked.argmin(axis=1)
+                    L[j] = masked[ts, Lat[j]]
+                    masked = np.where(eq, a, big)
+                    Mat[j] = masked.argmin(axis=1)
+                    M[j] = masked[ts, Mat[j]]
+                base = query + sum(L[j] for j in context)
+                gaps = np.stack([M[j] - L[j] for j in context])
+                # every choice of the position j* holding s = t (one without positions): the
+                # least is the least row; the others are rows too, and cut more per round
+                for t in ts:
+                    for i in range(len(context) if self.positions else 1):
+                        taus = [int(Mat[context[i]][t]) if k == i else int(Lat[context[k]][t]) for k in range(n - 1)]
+                        yield base[t] + gaps[i, t], (side, w, tuple(taus if self.positions else sorted(taus)))
+
+    def implicit(self):
+        """The LP as a :class:`solvers.cutting.Implicit` (strict rows; ``psi > 0`` fixed)."""
+        import numpy as np
+
+        from solvers import cutting
+
+        def violated(x, below):
+            return [key for value, key in self.least_rows(x) if value < below]
+
+        def violated_exact(point):
+            from math import lcm
+
+            den = lcm(*(p.denominator for p in point))
+            ints = [int(p * den) for p in point]
+            return [key for value, key in self.least_rows(ints, exact=True) if value <= 0]
+
+        lower = np.concatenate([np.zeros(self.psi_cols), np.full(self.nvars - self.psi_cols, -np.inf)])
+        upper = np.full(self.nvars, np.inf)
+        fixed = [(("nonneg", j, v), {self.psi_col(j, v): 1}, ">") for j in range(self.npos) for v in range(self.m + 1)]
+        return cutting.Implicit(self.nvars, self.row, violated, violated_exact, lower, upper, fixed)
+
+    def initial_rows(self) -> list:
+        """A start: the least rows at ``psi = 1, P = 0`` (one per (w, t, side))."""
+        import numpy as np
+
+        x = np.concatenate([np.ones(self.psi_cols), np.zeros(self.nvars - self.psi_cols)])
+        return [key for _, key in self.least_rows(x)]
+
+
+@dataclass
+class ReducedDecision:
+    """The reduced LP decided by row generation: the decision, and a :class:`Problem` over the rows used."""
+
+    decision: object
+    problem: Problem
+    rows: int  # rows of the whole reduced LP
+    used: int  # rows generated
+    rounds: int
+
+
+def decide_reduced(m: int, n: int, positions: bool = False, budget: float | None = None, poll=lambda: None,
+                   hint=()) -> ReducedDecision:
+    """Decide the reduced rank-one LP exactly without writing it down (:mod:`solvers.cutting`).
+
+    An infeasible subset of its rows refutes it (the certificate names reduced rows, which
+    the trusted kind rebuilds); a point is accepted only after the closed-form least row
+    (:class:`ReducedTypes`) is positive for every (w, t, side), exactly.  The returned
+    :class:`Problem` carries the rows used with the labels of :func:`reduced_rank_one`, so
+    :func:`certificate_rows` (``reduced=True``) and :func:`expand_reduced` read it as before.
+
+    ``hint``: reduced rows ``[side, y, w, [[v, s], ...]]`` (a certificate at a smaller m, as
+    :func:`certificate_rows` prints it) to start from; those realisable at m are rows of
+    this LP too, so they only speed the search, never change its answer.
+    """
+    from solvers import cutting
+
+    types = ReducedTypes(m, n, positions)
+    start = [types.key_from_types(side, w, context) for side, _, w, context in hint]
+    start = [key for key in start if key is not None]
+    result = cutting.decide(types.implicit(), start + types.initial_rows(), budget, poll)
+    # A Problem over all columns, rows in the order the result names them.
+    index = {types.key_of(c): c for c in range(types.nvars)}
+    problem = Problem(lp.LinearSystem(types.nvars), index, [])
+    multipliers = {}
+    fixed = {key: (coefs, sense) for key, coefs, sense in types.implicit().fixed}
+    for i, key in enumerate(result.keys):
+        if key in fixed:
+            coefs, sense = fixed[key]
+            problem.system.add(coefs, sense, 0)
+            problem.labels.append(("nonneg", key[1] + 1 if positions else 0, key[2]))
+        else:
+            problem.system.add(types.row(key), ">", 0)
+            problem.labels.append(types.label(key))
+        if isinstance(result.decision, lp.Infeasible) and key in result.decision.multipliers:
+            multipliers[i] = result.decision.multipliers[key]
+    decision = lp.Infeasible(multipliers) if isinstance(result.decision, lp.Infeasible) else result.decision
+    return ReducedDecision(decision, problem, types.rows_count(), result.generated, result.rounds)

@@ -80,6 +80,11 @@ def paper_residual():
     return {k: sp.simplify(v) for k, v in coef.items()}
 
 
+# (length n, positions, the parameter giving the top m) of the reduced LP sweeps
+REDUCED_RUNS = ((3, False, "m_reduced"), (3, True, "m_reduced_positions"), (4, False, "m_reduced_4"),
+                (4, True, "m_reduced_4_positions"))
+
+
 class PositionAndCausal(Claim):
     id = "kernel_rank.position_and_causal"
     paper = "2608.11427"
@@ -93,9 +98,10 @@ class PositionAndCausal(Claim):
         Parameter("n_feasible", 4, 3, 4, "positional witnesses for m <= 3 at every exact length 3..n_feasible"),
         Parameter("m_positions_full", 4, 4, 5, "the full positional LP (every ordered sequence) at n = 3 is refuted for m = 4..this"),
         Parameter("n_paper", 10, 3, 200, "the pen-and-paper certificate is checked exactly for n = 3..n_paper"),
-        Parameter("m_reduced", 12, 4, 40, "reduced LP (n = 3, no positions) refuted for m = 4..m_reduced"),
-        Parameter("m_reduced_positions", 6, 4, 24, "reduced LP (n = 3, with positions) refuted for m = 4..this"),
-        Parameter("m_reduced_4", 5, 4, 16, "reduced LP (n = 4, no positions) refuted for m = 4..this"),
+        Parameter("m_reduced", 12, 4, 64, "reduced LP (n = 3, no positions) refuted for m = 4..m_reduced"),
+        Parameter("m_reduced_positions", 6, 4, 64, "reduced LP (n = 3, with positions) refuted for m = 4..this"),
+        Parameter("m_reduced_4", 5, 4, 64, "reduced LP (n = 4, no positions) refuted for m = 4..this"),
+        Parameter("m_reduced_4_positions", 4, 4, 64, "reduced LP (n = 4, with positions) refuted for m = 4..this"),
     )
 
     def statement(self) -> Statement:
@@ -140,9 +146,8 @@ class PositionAndCausal(Claim):
 
     def cost(self, point: dict) -> float:
         return (0.6 + 1.5 * (point["n_feasible"] >= 4) + 0.6 + 0.01 * point["n_paper"] + 15.0 * (point["m_positions_full"] >= 5)
-                + sum(lin.reduced_size(m, 3) for m in range(4, point["m_reduced"] + 1)) * 6e-5
-                + sum(lin.reduced_size(m, 3, True) for m in range(4, point["m_reduced_positions"] + 1)) * 9e-5
-                + sum(lin.reduced_size(m, 4) for m in range(4, point["m_reduced_4"] + 1)) * 7e-5)
+                + sum(lin.reduced_cost(m, n, positions) for n, positions, key in REDUCED_RUNS
+                      for m in range(1, point[key] + 1)))
 
     def witness(self, point: dict):
         """Exact positional witnesses ``(psi, U)`` for m = 1..3 and n = 3..n_feasible."""
@@ -226,16 +231,19 @@ class PositionAndCausal(Claim):
                 f"reduced LP refuted for m = 4..{point['m_reduced']} (n = 3)")
 
     def _reduced(self, point: dict, ev, say) -> None:
-        runs = [(3, False, point["m_reduced"]), (3, True, point["m_reduced_positions"]), (4, False, point["m_reduced_4"])]
-        for n, positions, m_top in runs:
+        """The reduced LP for m = 1..m_top, decided by row generation (``_linearised.decide_reduced``);
+        each m starts from the rows of the previous m's certificate (they are rows at every
+        larger m too), so a sweep mostly confirms a certificate it already holds."""
+        for n, positions, key in REDUCED_RUNS:
+            m_top = point[key]
             tag = f"reduced_n{n}" + ("_positions" if positions else "")
-            feasible, refuted = [], []
+            feasible, refuted, hint = [], [], []
             for m in range(1, m_top + 1):
                 ev.poll()
-                if m >= 8:
-                    say(f"{tag}: m={m} ({lin.reduced_size(m, n, positions)} rows)")
-                problem = lin.reduced_rank_one(m, n, positions, poll=ev.poll)
-                decision = problem.decide(ev.budget.remaining())
+                if m >= 16:
+                    say(f"{tag}: m={m} ({lin.reduced_size(m, n, positions)} rows, generated)")
+                found = lin.decide_reduced(m, n, positions, ev.budget.remaining(), ev.poll, hint=hint)
+                problem, decision = found.problem, found.decision
                 ev.poll()
                 if isinstance(decision, lp.Feasible) and m <= 3:
                     feasible.append(m)
@@ -250,11 +258,13 @@ class PositionAndCausal(Claim):
                 elif isinstance(decision, lp.Infeasible) and m >= 4:
                     refuted.append(m)
                     rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m, reduced=True)
+                    hint = rows
                     if m == 4:
                         ev.fact(f"{tag}_certificate_m4_unchecked", [f"{s} {y} x |q|={w} context types (|x|,<q,x>) {ctx}" for s, y, w, ctx in rows])
                     ev.certify("rank-one-reduced-infeasible", {"m": m, "positions": positions, "rows": rows, "nonnegative": nonneg})
                 else:
                     ev.fail(f"{tag}: unexpected {type(decision).__name__} at m = {m}", {"m": m, "n": n, "positions": positions})
+            ev.fact(f"{tag}_rows_at_m{m_top}_unchecked", {"rows": found.rows, "generated": found.used, "rounds": found.rounds})
             ev.fact(f"{tag}_feasible_m", feasible)
             ev.fact(f"{tag}_refuted_m", [min(refuted), max(refuted)] if refuted else [])
             ev.cover(tag, {"m": [1, m_top]})
