@@ -211,6 +211,7 @@ def tex_body(tex: str) -> str:
         raw = set(re.findall(r"\\([A-Za-z]+)", inner))
         if not raw and "\\" not in inner:
             inner = re.sub(r"&#(x[0-9a-fA-F]+|\d+);", _character, inner)  # readable source: ε, not &#x003B5;
+            inner = inner.replace("<mo>/</mo>", '<mo lspace="0" rspace="0">/</mo>')  # 1/2 set as TeX sets it
             return inner.replace("<mspace linebreak=\"newline\" />", '<mspace width="1em"></mspace>')
         # the commands it passed through raw: upright names
         attempt = re.sub(r"\\([A-Za-z]+)", lambda m: f"\\operatorname{{{m.group(1)}}}" if m.group(1) in raw

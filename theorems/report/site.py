@@ -45,7 +45,6 @@ td.accepted p { margin: 0.2rem 0; } td.accepted ul { margin: 0 0 0.4rem; padding
 .approx, .more, .muted { color: #656d76; }
 .made { color: #656d76; font-size: 0.85em; }
 .statement td:first-child { font-weight: bold; white-space: nowrap; }
-.formula { overflow-x: auto; max-width: 100%; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
 figcaption { color: #656d76; font-size: 0.9em; }
 svg.graph { display: block; }
@@ -59,7 +58,8 @@ table.dashboard col.rests { width: 12%; }
 ul.legend { columns: 2 28rem; padding-left: 1.1rem; } ul.legend li { break-inside: avoid; margin-bottom: 0.3rem; }
 p.counts .badge { margin-right: 0.2rem; }
 math { font-size: 1.05em; }
-math[display="block"] { margin: 0.3rem 0; overflow-x: auto; max-width: 100%; }
+math[display="block"] { margin: 0.3rem 0; }
+div.display, .formula { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.1rem 0; }
 """
 
 
