@@ -191,6 +191,7 @@ def cmd_check(args) -> int:
 
         if importlib.util.find_spec("distributed") is None:
             raise UsageError("--scheduler needs dask.distributed, which is not installed: pip install 'dask[distributed]'")
+    store.check_names([(claim.id, slug(point, claim)) for claim, point, _ in plan])
     store.prepare(args.out)
     from theorems import sweep
 
@@ -446,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        kept = " (nothing was written: the outcomes in the --out folder are as they were)" if args.command == "check" else ""
+        kept = " (the outcomes in the --out folder are kept; no point is half-written)" if args.command == "check" else ""
         print(f"\nattnproof: interrupted{kept}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (`attnproof list | head`): stop quietly

@@ -113,6 +113,14 @@ def prepare(out: str) -> None:
         raise OutputError(f"--out {out} cannot be written: {why}")
 
 
+def check_names(points: list[tuple[str, str]]) -> None:
+    """Each (claim id, point slug) must be one plain folder name: never a path, never hidden (raises OutputError)."""
+    for pair in points:
+        for name in pair:
+            if not name or name.startswith(".") or "/" in name or os.sep in name or "\0" in name:
+                raise OutputError(f"cannot name a folder {name[:80]!r}: a claim id or point must be one plain folder name")
+
+
 # ------------------------------------------------------------------- writing
 
 
@@ -162,6 +170,7 @@ def write(out: str, points: list[tuple[str, str, dict, list[dict]]]) -> None:
     The certificate envelopes are written as the record's ``certificates``
     names them, beside ``outcome.json``.  Other points of ``out`` are kept.
     """
+    check_names([(claim_id, slug) for claim_id, slug, _, _ in points])
     os.makedirs(out, exist_ok=True)
     if not os.path.exists(os.path.join(out, MARKER)):
         certificates.write_atomic(os.path.join(out, MARKER), MARKER_TEXT)
