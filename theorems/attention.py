@@ -356,28 +356,38 @@ def token_sequence(w: int, scores: Sequence[int]) -> tuple[int, ...]:
     return tuple((1 << s) - 1 for s in scores) + (q,)
 
 
-def gap_form(kappa_rows, value_rows) -> tuple[Fraction, Fraction] | None:
-    """(r, c) when ``kappa(w, s) = a_w r^s`` (a_w, r > 0) and ``U(w, s) = s + c`` on the tables; else None.
+def gap_form(kappa_rows, value_rows) -> tuple[Fraction, Fraction, Fraction] | None:
+    """(r, alpha, c) when ``kappa(w, s) = a_w r^s`` (a_w, r > 0) and ``U(w, s) = alpha s + (1 - alpha) w + c``
+    on the tables (rows ``[w][s]``, w = 0..m, m >= 1); else None.
 
-    Then ``y - T = c + sum_j d_j r^{d_j} / sum_j r^{d_j}`` with the gaps
-    ``d_j = s_j - T``: the error depends on the gaps above the minimum only
-    (the trusted ``score-statistic`` check proves this in its docstring).
+    Then, with the gaps ``d_j = s_j - T`` and ``D = w - T``,
+    ``y - T = sum_j r^{d_j} (alpha d_j + (1 - alpha) D + c) / sum_j r^{d_j}``:
+    the error depends on the gaps above the minimum only (the trusted
+    ``score-statistic`` check proves this in its docstring).
     """
-    c, r = value_rows[0][0], None
-    line, geometric = [s + c for s in range(len(value_rows))], {}  # a_w -> a_w r^s, s <= m
+    from math import lcm
+
+    m = len(value_rows) - 1
+    if m < 1:
+        return None
+    alpha, c, r = value_rows[m][1] - value_rows[m][0], value_rows[m][m] - m, None
+    scale = lcm(alpha.denominator, c.denominator)  # U compared in integers, times this
+    a_int, c_int = int(alpha * scale), int(c * scale)
+    geometric = {}  # a_w -> a_w r^s, s <= m
     for w, (k, u) in enumerate(zip(kappa_rows, value_rows)):
-        if k[0] <= 0 or u != line[:w + 1]:
+        base = (scale - a_int) * w + c_int
+        if k[0] <= 0 or any(v.numerator * scale != (a_int * s + base) * v.denominator for s, v in enumerate(u)):
             return None
         if w >= 1:
             r = k[1] / k[0] if r is None else r
             if k[0] not in geometric:
                 powers = [k[0]]
-                for _ in range(len(kappa_rows)):
+                for _ in range(m):
                     powers.append(powers[-1] * r)
                 geometric[k[0]] = powers
             if k != geometric[k[0]][:w + 1]:
                 return None
-    return (r, c) if r is not None and r > 0 else None
+    return (r, alpha, c) if r is not None and r > 0 else None
 
 
 def sweep_scores(head: ScoreHead, m: int, n: int, poll=lambda: None, tolerance: Fraction = HALF,
@@ -404,15 +414,16 @@ def sweep_scores(head: ScoreHead, m: int, n: int, poll=lambda: None, tolerance: 
     kappa_rows, value_rows = head.tables(m)
     form = gap_form(kappa_rows, value_rows) if reduce else None
     gaps = form is not None
-    if gaps:  # weights r^s = P^s / Q^s, as P^s Q^(w-s) per w (a positive scale), values den(c) (s + c)
-        (p, q), c = (form[0].numerator, form[0].denominator), form[1]
+    if gaps:  # weights r^s = P^s / Q^s, as P^s Q^(w-s) per w (a positive scale); values scaled to integers
+        (p, q), alpha, c = (form[0].numerator, form[0].denominator), form[1], form[2]
         powers_p, powers_q = [p**s for s in range(m + 1)], [q**s for s in range(m + 1)]
+        scale_u = lcm(alpha.denominator, c.denominator)
+        a_int, c_int = int(alpha * scale_u), int(c * scale_u)
     for w in range(m + 1):
         poll()
         if gaps:
             K = [powers_p[s] * powers_q[w - s] for s in range(w + 1)]
-            scale_u = c.denominator
-            U = [s * scale_u + c.numerator for s in range(w + 1)]
+            U = [a_int * s + (scale_u - a_int) * w + c_int for s in range(w + 1)]
         else:
             scale_k = lcm(*(k.denominator for k in kappa_rows[w]))
             scale_u = lcm(*(u.denominator for u in value_rows[w]))

@@ -362,17 +362,28 @@ def _score_work(data) -> int:
     return _table_work(data["kappa"], m) + (m + 1) ** 2 + sum(n * math.comb(m + n, n) for n in lengths)
 
 
-def _gap_form(kappa_table: list, value_table: list) -> tuple[Fraction, Fraction] | None:
-    """``(r, c)`` when ``kappa(w, s) = a_w r^s`` (a_w > 0, r > 0) and ``value(w, s) = s + c`` for every
-    s <= w <= m, read off the parsed tables (a flat table is the same row for every w: its full row
-    decides, each w reading a prefix); None otherwise (then no reduction applies)."""
-    flat = not isinstance(kappa_table[0], list)
-    kappa_rows = [kappa_table] if flat else kappa_table
-    value_rows = [value_table] if not isinstance(value_table[0], list) else value_table
-    c = value_rows[0][0]
-    line = [s + c for s in range(max(len(row) for row in value_rows))]
-    if any(row != line[:len(row)] for row in value_rows):
+def _gap_form(kappa_table: list, value_table: list) -> tuple[Fraction, Fraction, Fraction] | None:
+    """``(r, alpha, c)`` when ``kappa(w, s) = a_w r^s`` (a_w > 0, r > 0) and
+    ``value(w, s) = alpha s + (1 - alpha) w + c`` for every s <= w <= m, read off the parsed tables
+    (a flat table is the same row for every w: its full row decides, each w reading a prefix);
+    None otherwise (then no reduction applies)."""
+    kappa_rows = [kappa_table] if not isinstance(kappa_table[0], list) else kappa_table
+    flat = not isinstance(value_table[0], list)
+    value_rows = [value_table] if flat else value_table
+    longest = max(len(row) for row in value_rows)
+    if longest < 2:
         return None
+    alpha = value_rows[-1][1] - value_rows[-1][0]
+    c = value_rows[0][0] if flat else value_rows[-1][-1] - (len(value_rows[-1]) - 1)  # value(w, w) = w + c
+    if flat and alpha != 1:  # a flat value table does not depend on w: the form needs alpha = 1
+        return None
+    # value(w, s) = alpha s + (1 - alpha) w + c compared in integers: times L, the lcm of the denominators
+    scale = math.lcm(alpha.denominator, c.denominator)
+    a_int, c_int = int(alpha * scale), int(c * scale)
+    for row in value_rows:
+        base = (scale - a_int) * (len(row) - 1) + c_int  # (1 - alpha) w + c, times L (alpha = 1 when flat)
+        if any(v.numerator * scale != (a_int * s + base) * v.denominator for s, v in enumerate(row)):
+            return None
     r = None
     for row in kappa_rows:
         if row[0] <= 0:
@@ -382,7 +393,7 @@ def _gap_form(kappa_table: list, value_table: list) -> tuple[Fraction, Fraction]
             if any(row[s + 1] != r * row[s] for s in range(len(row) - 1)):
                 return None
     # r > 0: kappa(w, w) > 0 (checked) on a geometric row with kappa(w, 0) > 0; m >= 1 gives a row of two
-    return r, c
+    return r, alpha, c
 
 
 @kind("score-statistic", "m", "lengths", "kappa", "value", "target", "tolerance", work=_score_work)
@@ -396,27 +407,30 @@ def _score_statistic(data: dict):
 
     **Reduction to the gaps.**  Suppose (checked first, exactly, on the
     tables: :func:`_gap_form`) that ``kappa(w, s) = a_w r^s`` with
-    ``a_w > 0`` and one ``r = P/Q > 0``, and ``value(w, s) = s + c`` with one
-    constant c, for all s <= w <= m.  Write the scores of X as
-    ``s_1..s_{n-1}`` (context) and ``s_n = w`` (the query's own),
-    ``T = min_j s_j`` and ``d_j = s_j - T >= 0``.  Dividing the numerator
-    and the denominator of y by ``a_w r^T > 0``,
+    ``a_w > 0`` and one ``r = P/Q > 0``, and
+    ``value(w, s) = alpha s + (1 - alpha) w + c`` with constants alpha, c,
+    for all s <= w <= m.  Write the scores of X as ``s_1..s_{n-1}``
+    (context) and ``s_n = w`` (the query's own), ``T = min_j s_j``,
+    ``d_j = s_j - T >= 0`` and ``D = w - T``.  Dividing the numerator and the
+    denominator of y by ``a_w r^T > 0``, and as
+    ``alpha s_j + (1 - alpha) w + c - T = alpha d_j + (1 - alpha) D + c``,
 
-        y - T = sum_j a_w r^{s_j} (s_j + c - T) / sum_j a_w r^{s_j}
-              = c + sum_j d_j r^{d_j} / sum_j r^{d_j},
+        y - T = sum_j a_w r^{s_j} (value(w, s_j) - T) / sum_j a_w r^{s_j}
+              = sum_j r^{d_j} (alpha d_j + (1 - alpha) D + c) / sum_j r^{d_j},
 
-    a function of the multiset of gaps ``{d_j}`` alone.  For every point
-    ``(w, S)`` of the enumeration (``T = min S`` when n >= 2, as every s <= w;
-    ``T = w`` when n = 1), the point ``(w - T, S - T)`` has ``w - T <= m``,
-    scores in ``[0, w - T]`` and the same gaps, hence the same error; and it
-    has minimum score 0.  So every error of the full enumeration is the error
+    a function of the gaps ``d_j`` and D alone.  For every point ``(w, S)``
+    of the enumeration (``T = min S`` when n >= 2, as every s <= w; ``T = w``
+    when n = 1), the point ``(w - T, S - T)`` has ``w - T <= m``, scores in
+    ``[0, w - T]`` and the same gaps, hence the same error; and it has
+    minimum score 0.  So every error of the full enumeration is the error
     of a point with ``T = 0`` — the points whose smallest context score is 0
     (n >= 2), or w = 0 (n = 1) — and enumerating those alone checks the same
     inequality on every sequence.  At such a point the weights are taken as
     ``P^s Q^(w-s) = (Q^w / a_w) kappa(w, s)``, a positive scale per w, which
-    changes no error, and the values as ``den(c) (s + c)``: integers, so
-    each point costs a few integer operations.  Without the form, every
-    point is walked with the table rows scaled to integers.
+    changes no error, and the values times the lcm of the denominators of
+    alpha and c: integers, so each point costs a few integer operations.
+    Without the form, every point is walked with the table rows scaled to
+    integers.
     Judgment: ``solves{model "score-statistic", head digest({"kappa","value"}), rank "any", m [1, m]}``.
     """
     m, kappa, value, head = _score_head(data)
@@ -424,7 +438,9 @@ def _score_statistic(data: dict):
     tol_num, tol_den = tolerance.numerator, tolerance.denominator
     form = _gap_form(*(_score_table(data[key], m, key)[0] for key in ("kappa", "value")))
     if form is not None:
-        (p, q), c = (form[0].numerator, form[0].denominator), form[1]
+        (p, q), alpha, c = (form[0].numerator, form[0].denominator), form[1], form[2]
+        scale_u = math.lcm(alpha.denominator, c.denominator)
+        a_int, c_int = int(alpha * scale_u), int(c * scale_u)
         powers_p, powers_q = [1], [1]
         for _ in range(m):
             powers_p.append(powers_p[-1] * p)
@@ -433,8 +449,7 @@ def _score_statistic(data: dict):
     for w in range(m + 1):
         if form is not None:
             K = [powers_p[s] * powers_q[w - s] for s in range(w + 1)]
-            scale_u = c.denominator
-            U = [s * scale_u + c.numerator for s in range(w + 1)]
+            U = [a_int * s + (scale_u - a_int) * w + c_int for s in range(w + 1)]
             # minimum score 0: a context score 0 first (n >= 2), or w = 0 (n = 1)
             walks = [((0,) + rest for rest in combinations_with_replacement(range(w + 1), n - 2)) if n >= 2
                      else iter([()] if w == 0 else []) for n in lengths]
@@ -510,13 +525,23 @@ def _threshold_polynomial(data: dict):
     require(symmetry == "scores" or m <= 64, "tables of tuples need m <= 64")
     g_at = [sum((ci * Fraction(k, n) ** i for i, ci in enumerate(c)), Fraction(0)) for k in range(n + 1)]
 
-    def readout(w: int, context: list) -> Fraction:
-        # sum_{t=1}^{w} g(k_t / n), k_t = #{context scores < t} = i for t in (s_(i), s_(i+1)]
-        bounds = [0] + sorted(context) + [w]
-        return sum((g_at[i] * (bounds[i + 1] - bounds[i]) for i in range(n)), Fraction(0))
+    scale = lcm_denominator(g_at)
+    g_int = [int(g * scale) for g in g_at]
 
+    def readout(w: int, context: list) -> int:
+        # scale * sum_{t=1}^{w} g(k_t / n), k_t = #{context scores < t} = i for t in (s_(i), s_(i+1)]
+        bounds = [0] + sorted(context) + [w]
+        return sum(g_int[i] * (bounds[i + 1] - bounds[i]) for i in range(n))
+
+    def output(s) -> Fraction:
+        return Fraction(*ratio(s))
+
+    def ratio(s) -> tuple[int, int]:  # y = readout / scale, in integers
+        return readout(s[-1].bit_count(), [(x & s[-1]).bit_count() for x in s[:-1]]), scale
+
+    output.ratio = ratio
     cases = _sequences(1 << min(m, 64), n, symmetry, m)
-    count, _ = evaluate(cases, lambda s: readout(s[-1].bit_count(), [(x & s[-1]).bit_count() for x in s[:-1]]), Fraction(0), m)
+    count, _ = evaluate(cases, output, Fraction(0), m)
     where, m_range = (f"every m' <= {m}", (1, m)) if symmetry == "scores" else (f"m={m}", (m, m))
     return (_solves("threshold-polynomial", digest(c), 1, m_range, [n], Fraction(0)),
             f"rank one, threshold readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} "
@@ -555,17 +580,33 @@ def _polynomial_readout_table(data: dict):
     C = matrix(data["coefficients"], "coefficients", size, len(monomials))
     degree = max(len(mono) for mono in monomials)
 
-    def output(seq) -> Fraction:
-        q, total, h, y = seq[-1], sum(psi[x] for x in seq), {}, Fraction(0)
-        for x in seq:
-            h[x] = h.get(x, 0) + psi[x] / total
-        for d in range(degree + 1):  # only monomials over the support of h are nonzero
-            for mono in combinations_with_replacement(sorted(h), d):
-                j = index.get(mono)
-                if j is not None and C[q][j]:
-                    y += C[q][j] * math.prod(h[a] for a in mono)
-        return y
+    # In integers: psi scaled to p = psi * lcm (h is unchanged: h(x) = p(x) #x / sum_j p(x_j)), each row of C
+    # to integers (times L_q); then y = N / (L_q P^D) with P = sum_j p(x_j) and
+    # N = sum_j C_int[q][j] prod_{a in mono_j} (p(a) #a) P^(D - |mono_j|).
+    p_scale = lcm_denominator(psi)
+    p_int = [int(v * p_scale) for v in psi]
+    row_scale = [lcm_denominator(row) for row in C]
+    C_int = [[int(v * L) for v in row] for row, L in zip(C, row_scale)]
 
+    def ratio(seq) -> tuple[int, int]:
+        q, total, mass = seq[-1], sum(p_int[x] for x in seq), {}
+        for x in seq:
+            mass[x] = mass.get(x, 0) + p_int[x]
+        powers = [1]
+        for _ in range(degree):
+            powers.append(powers[-1] * total)
+        num, row = 0, C_int[q]
+        for d in range(degree + 1):  # only monomials over the support of h are nonzero
+            for mono in combinations_with_replacement(sorted(mass), d):
+                j = index.get(mono)
+                if j is not None and row[j]:
+                    num += row[j] * math.prod(mass[a] for a in mono) * powers[degree - d]
+        return num, row_scale[q] * powers[degree]
+
+    def output(seq) -> Fraction:
+        return Fraction(*ratio(seq))
+
+    output.ratio = ratio
     count, worst = evaluate(_sequences(size, n, "context", m), output, Fraction(1, 2), m)
     head = digest({"psi": psi, "monomials": [list(mono) for mono in monomials], "coefficients": C})
     return (_solves(f"polynomial-readout-{degree}", head, 1, (1, m), [n], Fraction(1, 2)),

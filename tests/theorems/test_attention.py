@@ -66,11 +66,21 @@ def test_the_gap_reduced_score_sweep_equals_the_full_one(m, n, base, c):
     """Softmax weights with values s + c have the gap form: the walk over minimum-0 statistics
     finds the same worst error, worst input and first failure, and counts the same inputs."""
     head = att.ScoreHead(lambda w, s: att.softmax_weight(base, s), lambda w, s: s + c)
-    assert att.gap_form(*head.tables(m)) == (1 / base, c)
+    assert att.gap_form(*head.tables(m)) == (1 / base, 1, c)
     reduced, full = att.sweep_scores(head, m, n), att.sweep_scores(head, m, n, reduce=False)
     assert (reduced.worst, reduced.worst_input, reduced.failure) == (full.worst, full.worst_input, full.failure)
     assert reduced.inputs == full.inputs == full.points
     assert reduced.points < full.points or m == 1 or n == 1
+
+
+def test_the_rank_one_head_of_lengths_one_and_two_has_the_affine_gap_form():
+    """kappa = 1, U = 2s - w (alpha = 2): the reduced walk agrees with the full one (error exactly 0)."""
+    head = att.ScoreHead(lambda w, s: Fraction(1), lambda w, s: Fraction(2 * s - w))
+    assert att.gap_form(*head.tables(30)) == (1, 2, 0)
+    for n in (1, 2, 3):
+        reduced, full = att.sweep_scores(head, 30, n, tolerance=Fraction(0)), att.sweep_scores(head, 30, n, reduce=False, tolerance=Fraction(0))
+        assert (reduced.worst, reduced.worst_input, reduced.failure, reduced.inputs) == (full.worst, full.worst_input, full.failure, full.inputs)
+    assert att.sweep_scores(head, 30, 2).worst == 0 and att.sweep_scores(head, 30, 3).worst > 0
 
 
 def test_a_head_without_the_gap_form_is_walked_whole():

@@ -310,3 +310,38 @@ def test_the_gap_reduced_score_check_decides_as_the_full_walk(m, base, c, length
         assert "minimum score 0" in check(envelope("score-statistic", data), max_work=10**9).summary
     else:
         rejected("score-statistic", data, "is not < 1/2")
+
+
+def affine_walk_accepts(m, base, alpha, c, lengths, tolerance):
+    """Reference: kappa = b^-s, value = alpha s + (1 - alpha) w + c, every (w, context multiset) walked."""
+    from itertools import combinations_with_replacement
+
+    for n in lengths:
+        for w in range(m + 1):
+            for scores in combinations_with_replacement(range(w + 1), n - 1):
+                all_scores = list(scores) + [w]
+                weights = [Fraction(1) / base**s for s in all_scores]
+                y = sum(k * (alpha * s + (1 - alpha) * w + c) for k, s in zip(weights, all_scores)) / sum(weights)
+                error = abs(y - min(all_scores))
+                if not (error == 0 if tolerance == 0 else error < tolerance):
+                    return False
+    return True
+
+
+@pytest.mark.parametrize("m, base, alpha, c, lengths, tolerance", [
+    (9, Fraction(1), Fraction(2), Fraction(0), (1, 2), Fraction(0)),  # rank one, U = 2s - w: exact on lengths 1, 2
+    (9, Fraction(1), Fraction(2), Fraction(0), (3,), Fraction(1, 2)),  # ... and not at length 3
+    (7, Fraction(4), Fraction(3, 2), Fraction(-1, 5), (2, 3), Fraction(1, 2)),
+    (7, Fraction(6), Fraction(1, 2), Fraction(1, 7), (3,), Fraction(1, 2)),
+    (6, Fraction(3), Fraction(-1), Fraction(0), (2,), Fraction(1, 2)),
+])
+def test_the_affine_gap_form_decides_as_the_full_walk(m, base, alpha, c, lengths, tolerance):
+    """value alpha s + (1 - alpha) w + c with geometric weights: only minimum-0 statistics are walked,
+    and the checker accepts exactly when the full walk does."""
+    data = {"m": m, "lengths": list(lengths), "kappa": [C.encode(Fraction(1) / base**s) for s in range(m + 1)],
+            "value": [[C.encode(alpha * s + (1 - alpha) * w + c) for s in range(w + 1)] for w in range(m + 1)],
+            "target": "min-ip", "tolerance": C.encode(tolerance)}
+    if affine_walk_accepts(m, base, alpha, c, lengths, tolerance):
+        assert "minimum score 0" in check(envelope("score-statistic", data), max_work=10**9).summary
+    else:
+        rejected("score-statistic", data, "is not")
