@@ -52,20 +52,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sentences", type=int, default=8)
     parser.add_argument("--no-verify", action="store_true")
+    parser.add_argument("--reuse", action="store_true", help="read the outcomes already in --out instead of checking again")
     args = parser.parse_args(argv)
 
+    from theorems.softmax_rank import calibration as C
     from theorems.softmax_rank.calibration import CLAIM, TAUS
 
     estimates = {c: CLAIM.cost(CLAIM.point({"heads": 72, "sentences": args.sentences, "multiplier": c})) for c in MULTIPLIERS}
     print(f"estimates (s, one core each): {', '.join(f'c = {c}: {e:.0f}' for c, e in estimates.items())}; "
           f"{args.jobs} job(s): about {sum(estimates.values()) / max(1, args.jobs):.0f} s")
-    seconds, done = run([*ATTNPROOF, "check", "softmax_rank.calibration", "--param", "heads=72",
-                         "--param", f"sentences={args.sentences}", "--param", f"multiplier={','.join(MULTIPLIERS)}",
-                         "--jobs", str(args.jobs), "--out", args.out])
-    print(f"check: {seconds:.0f} s wall, exit {done.returncode}")
-    if done.returncode not in (0, 1):
-        print(done.stderr[-2000:], file=sys.stderr)
-        return 1
+    if not args.reuse:
+        before = os.times()
+        seconds, done = run([*ATTNPROOF, "check", "softmax_rank.calibration", "--param", "heads=72",
+                             "--param", f"sentences={args.sentences}", "--param", f"multiplier={','.join(MULTIPLIERS)}",
+                             "--jobs", str(args.jobs), "--out", args.out])
+        after = os.times()
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        print(f"check: {seconds:.0f} s wall, {cpu:.0f} s CPU (all processes), exit {done.returncode}; "
+              f"load average at the end {os.getloadavg()[0]:.1f}")
+        if done.returncode not in (0, 1):
+            print(done.stderr[-2000:], file=sys.stderr)
+            return 1
     records = []
     for path in sorted((ROOT / args.out / "softmax_rank.calibration").glob("*/outcome.json")):
         records.append(json.loads(path.read_text()))
@@ -104,9 +111,20 @@ def main(argv: list[str] | None = None) -> int:
             cells.append("undefined" if v["rho"] == "undefined" else f"{v['rho']} {v['95% interval']}")
         print(f"| {r['parameters']['multiplier']} | " + " | ".join(cells) + " |")
 
+    pooled = [dict(row, head=f"{row['head']}@{r['parameters']['multiplier']}") for r in records for row in r["facts"]["heads"]]
+    if len(records) > 1:
+        table = {}
+        for row in pooled:  # one entry per head-temperature setting: its means over the sentences
+            table.setdefault(row["head"], []).append(row)
+        xs = [mean(row["r_tau"][str(C.PLOT_TAU)] for row in rows) for rows in table.values()]
+        ys = [mean(row["upper"] for row in rows) for rows in table.values()]
+        low, high, used = C.bootstrap(xs, ys, 1000, 0)
+        print(f"\npooled over the {len(table)} head-temperature settings: Spearman's rho (r_tau at tau = {C.PLOT_TAU} vs upper) = "
+              f"{C.spearman(xs, ys):.3f}, 95% interval [{low:.3f}, {high:.3f}] ({used} resamples)")
+
     print("\nfurthest from the law (upper bound's rank against r_tau's, tau = 1):\n")
     for r in records:
-        for far in r["facts"].get("far_from_law_statistics", []):
+        for far in C.far_from_law(r["facts"]["heads"]):
             print(f"- c = {r['parameters']['multiplier']}: {far['head']} (r_tau {far['r_tau (tau = 1)']}, upper {far['upper']}, "
                   f"gap {far['rank gap']}): {far['why']}")
 
