@@ -41,14 +41,24 @@ def _n(value) -> int:
     return len(value) if isinstance(value, list) else 0
 
 
+def _positions(row) -> int:
+    """The sequence positions a row asks for (its context and the query); 1 for a malformed row."""
+    return _n(row[3]) + 1 if isinstance(row, list) and len(row) == 4 else 1
+
+
 def _work_betweenness(data) -> int:
     m = data.get("m") if type(data.get("m")) is int else 1
     exclusions = data.get("exclusions") if isinstance(data.get("exclusions"), list) else []
-    rows = sum(_n(e.get("rows")) + _n(e.get("nonnegative")) for e in exclusions if isinstance(e, dict))
+    positions = sum(sum(_positions(r) for r in e["rows"]) if isinstance(e.get("rows"), list) else 0
+                    for e in exclusions if isinstance(e, dict))
+    positions += sum(_n(e.get("nonnegative")) for e in exclusions if isinstance(e, dict))
     q = min(_n(data.get("queries")), MAX_QUERIES)
     # the insertion tree has fewer than e * q! nodes, each testing O(q^2) triples by set lookup
     search = 3 * math.factorial(q) * q * q
-    return rows * (min(max(m, 1), 64) + 16) + search
+    # one unit is about one set lookup of that search; a sequence position costs a token read
+    # (m) and a handful of Fraction products and sums, measured at 40-50 us, i.e. about 40 (m + 16)
+    # units — every position counts, so a certificate of many long rows is refused before any work
+    return positions * 40 * (min(max(m, 1), 64) + 16) + search
 
 
 def _exclusion(entry, m: int, queries: set):

@@ -116,3 +116,20 @@ def test_the_order_search_agrees_with_brute_force():
             where = {q: i for i, q in enumerate(found)}
             assert all(not (min(where[b], where[c]) < where[a] < max(where[b], where[c])) for a, (b, c) in
                        ((a, tuple(e)) for a, e in excluded))
+
+
+def test_many_long_rows_are_refused_before_any_work(honest):
+    """Every sequence position of every row counts in the estimate: a single exclusion of 100,000
+    rows with seven context tokens (minutes of Fraction arithmetic before the combination can be
+    found wrong) is refused at the default limit, while the honest certificate stays far below it."""
+    from solvers.trusted.core import KINDS, MAX_WORK
+
+    exclusion = honest["exclusions"][0]
+    row = [exclusion["ends"][0], "lo", 1, [exclusion["middle"]] * 7]
+    data = honest | {"exclusions": [exclusion | {"rows": [row] * 100_000}]}
+    estimate = KINDS[KIND][1]
+    assert estimate(data) > MAX_WORK
+    assert estimate(data) > 2 * estimate(honest | {"exclusions": [exclusion | {"rows": [row[:3] + [row[3][:2]]] * 100_000}]})
+    assert estimate(honest) < MAX_WORK // 10
+    with pytest.raises(Refused, match="operations"):
+        check(C.make(KIND, "test.claim", "s" * 64, {}, data))
