@@ -11,7 +11,7 @@ import pytest
 import theorems.cli as cli
 from theorems.cli import main
 from theorems.core import Plot, get, registry
-from theorems.report import build, graph, mathml, plots, values
+from theorems.report import build, graph, mathml, plots, reading, values
 from theorems.report.model import safe
 
 from . import toy
@@ -87,9 +87,33 @@ def test_every_link_resolves_and_nothing_points_off_disk(site):
 
 def test_no_raw_latex_left_in_any_page(site):
     for page in site.rglob("*.html"):
-        text = visible_text(page.read_text(encoding="utf-8"))
+        markup = page.read_text(encoding="utf-8")
+        text = visible_text(markup)
         assert not re.search(r"\\[A-Za-z]+", text), f"a TeX command in {page.name}"
         assert "$" not in text, f"a TeX delimiter in {page.name}"
+        assert "<mi>varepsilon</mi>" not in markup, f"varepsilon as a word in {page.name}"
+    for page in [*site.rglob("*.html"), *site.rglob("*.md")]:  # no reST leaks: roles become code
+        assert not re.search(r":(mod|func|meth|class|attr):`", page.read_text(encoding="utf-8")), page.name
+
+
+def test_readings_are_markdown_with_their_ascii_mathematics_as_mathml():
+    doc = """Model: scores ``-beta <q, x>``, the threshold ``beta*(m) = max_{d<=m} ln(2(2d-1))/d``.
+
+Found by :func:`solvers.lp.decide` at ``m_max``; kind ``approx-rank-lower-points``; **bold**.
+
+    y(X) = sum_j psi(x_j) U[q, x_j] / sum_j psi(x_j)
+"""
+    out = reading.to_html(doc)
+    assert "<mi>β</mi>" in out and "⟨" in out and "<mo>≤</mo>" in out  # Greek letters, <x, q>, <=
+    assert "<msup><mi>β</mi><mrow><mo>*</mo></mrow></msup>" in out  # beta*: a starred beta
+    assert "<code>solvers.lp.decide</code>" in out and "<code>m_max</code>" in out
+    assert "<code>approx-rank-lower-points</code>" in out and "<strong>bold</strong>" in out
+    assert 'class="display"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in out
+    assert ":func:" not in out and "``" not in out and "\\" not in out and "beta" not in out
+    for code in ("theorems.kernel_rank._linearised", "m_max", "search_rounds", "ResidualErrorTanh", "1100, 0011"):
+        assert reading.is_code(code), code
+    for math in ("psi_j", "rank_eps(A) <= k", "kappa(q, x) = phi(q) psi(x)", "T", "eps in (0, 1)"):
+        assert not reading.is_code(math), math
 
 
 def test_statements_are_mathml_from_the_sympy_objects(site):

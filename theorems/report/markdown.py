@@ -182,8 +182,10 @@ def _point(report, point) -> list[str]:
 
 
 def _docstring(doc: str) -> str:
-    """Docstring markup to Markdown: ``code`` becomes `code`; the rest is already Markdown-like."""
-    return re.sub(r"``(.+?)``", r"`\1`", doc.strip())
+    """Docstring markup to Markdown: ``code`` becomes `code`, a reST role (:mod:`x`) becomes `x`;
+    the rest is already Markdown-like."""
+    text = re.sub(r":(?:mod|func|meth|class|attr|data|obj|exc|ref|py:\w+):`~?([^`]+)`", r"`\1`", doc.strip())
+    return re.sub(r"``(.+?)``", r"`\1`", text)
 
 
 def render(report) -> dict[str, bytes]:
