@@ -214,8 +214,7 @@ def cmd_check(args) -> int:
             records[index] = outcome.to_json()
             store.write(args.out, [(claim.id, slug(point, claim), records[index], outcome.certificates)])
             meter.finished(k, outcome.seconds)
-            shown.finished(claim.id, slug(point, claim), outcome.status, outcome.seconds)
-            print(meter.line(), file=sys.stderr, flush=True)
+            shown.finished(claim.id, slug(point, claim), outcome.status, outcome.seconds, meter.line())
     written = [(claim.id, slug(point, claim), record) for (claim, point, _), record in zip(plan, records)]
     if not tasks:
         store.write_list(args.out)

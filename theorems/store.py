@@ -23,12 +23,11 @@ Rules, each decided before any work starts (:func:`prepare`) or while writing
 * **Runs accumulate.**  A run replaces only the (claim, point) folders it
   re-ran; every other outcome stays.  ``outcomes.json`` is remade from the
   outcome files present.
-* **Atomic per point, nothing on interrupt.**  The run's points are written
-  into a stage folder inside ``OUT``; each point folder is then swapped in by
-  a rename (a reader sees the old point or the new one, never half).  Until
-  the swap nothing in ``OUT`` changes, so Ctrl-C during a run leaves the
-  previous outcomes exactly as they were; Ctrl-C during the swap (a few
-  renames) is held until it is done.
+* **Atomic per point.**  Points are written into a stage folder inside
+  ``OUT``; each point folder is then swapped in by a rename (a reader sees
+  the old point or the new one, never half).  Ctrl-C during a run leaves
+  every point in ``OUT`` whole (``attnproof check`` writes each point as it
+  finishes); Ctrl-C during a swap (a few renames) is held until it is done.
 * **The user's umask.**  Files and folders get ``0666``/``0777`` less the
   umask, as any other program's output would.
 """

@@ -92,14 +92,16 @@ def format_seconds(seconds: float) -> str:
 
 
 class _Plain:
-    """Progress as plain lines on standard error: one per finished point."""
+    """Progress as plain lines on standard error: one per finished point, after the count so far
+    (``meter``: "[3/20 point(s) done, 12.0 s elapsed, about 40.0 s left]", from solvers.parallel.Progress)."""
 
     def __init__(self, total: int):
         self.total, self.done = total, 0
 
-    def finished(self, claim: str, point: str, status: str, seconds: float) -> None:
+    def finished(self, claim: str, point: str, status: str, seconds: float, meter: str = "") -> None:
         self.done += 1
-        print(f"[{self.done}/{self.total}] {claim} {point}: {status} ({seconds:.1f} s)", file=sys.stderr, flush=True)
+        count = meter or f"[{self.done}/{self.total}]"
+        print(f"{count} {claim} {point}: {status} ({seconds:.1f} s)", file=sys.stderr, flush=True)
 
 
 class _Live:
@@ -109,15 +111,15 @@ class _Live:
         self.progress, self.done = progress, 0
         self.task = progress.add_task("checking", total=total)
 
-    def finished(self, claim: str, point: str, status: str, seconds: float) -> None:
+    def finished(self, claim: str, point: str, status: str, seconds: float, meter: str = "") -> None:
         self.done += 1
-        self.progress.update(self.task, advance=1, description=f"last: {claim} {point} {status} ({seconds:.1f} s)")
+        self.progress.update(self.task, advance=1, description=meter.strip("[]") or f"last: {claim} {point}")
         self.progress.console.print(f"{claim} {point}: [{STYLE.get(status, '')}]{status}[/] ({seconds:.1f} s)", highlight=False)
 
 
 @contextmanager
 def progress(total: int):
-    """A progress display for ``total`` points; yields an object with ``finished(claim, point, status, seconds)``."""
+    """A progress display for ``total`` points; yields an object with ``finished(claim, point, status, seconds, meter)``."""
     if not sys.stderr.isatty():
         yield _Plain(total)
         return
