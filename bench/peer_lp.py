@@ -8,7 +8,8 @@ The problems (all homogeneous and strict, ``a_i . x > 0`` with ``psi >= 0``):
 * K3, the full linearised rank-one LP at exact length 3 (``_linearised.rank_one``), m = 4, 5;
 * the orbit-type reduced LP (``_linearised.reduced_rank_one``), n = 3, m = 8, 16 written whole;
 * the reduced LP at m = 8, 16, 32 as attnproof decides it, by row generation
-  (``_linearised.decide_reduced``), against PPL on the same rows it generated.
+  (``_linearised.decide_reduced``), against PPL on every row it generated (PPL has no
+  separation oracle; the whole LP has millions of rows).
 
 attnproof: HiGHS in floats, then an exact point or an exact Motzkin certificate
 (``solvers.lp.decide``; ``solvers.cutting`` for row generation).  PPL: exact rational
@@ -104,13 +105,15 @@ def main() -> None:
             start = time.perf_counter()
             found = lin.decide_reduced(m, n, positions)
             ours_s = time.perf_counter() - start
-            system = found.problem.system
-            used = lp.LinearSystem(system.nvars)
-            for row in system.rows:
-                used.add(row.coefs, row.sense, 0)
+            # PPL on every row the search generated (and psi > 0), the system attnproof settled
+            types = lin.ReducedTypes(m, n, positions)
+            rows = [coefs for _, coefs, _ in types.implicit().fixed] + [types.row(k) for k in found.every]
+            used = lp.LinearSystem(types.nvars)
+            for coefs in rows:
+                used.add(coefs, ">", 0)
             peer, peer_build, peer_s = run_ppl(used, args.timeout)
             tag = f"reduced n = {n}{' positions' if positions else ''}, m = {m} (generated rows of {found.rows:,})"
-            line(tag, len(system.rows), system.nvars, answer(found.decision), ours_s, peer, peer_build, peer_s)
+            line(tag, len(used.rows), used.nvars, answer(found.decision), ours_s, peer, peer_build, peer_s)
 
 
 if __name__ == "__main__":

@@ -56,9 +56,10 @@ class Implicit:
 @dataclass
 class Result:
     decision: object  # lp.Feasible (point over all nvars) | lp.Infeasible (multipliers by key) | lp.Unknown
-    keys: list  # the rows used: fixed keys, then generated keys, in system order
+    keys: list  # the rows of the exact step: fixed keys, then generated keys, in system order
     rounds: int
     generated: int
+    every: list = field(default_factory=list)  # every row generated (keys), for comparisons
 
 
 def decide(system: Implicit, initial: list, budget: float | None = None, poll=lambda: None,
@@ -86,7 +87,7 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
         rounds += 1
         poll()
         if deadline is not None and remaining() <= 0:
-            return Result(lp.Unknown(f"budget of {budget}s exhausted in row generation"), keys, rounds, len(keys))
+            return Result(lp.Unknown(f"budget of {budget}s exhausted in row generation"), keys, rounds, len(keys), keys)
         x, support = _search(system, [coefs(k) for k in keys], remaining())
         if x is not None and add(system.violated(x, 1 - tolerance)):
             continue
@@ -100,19 +101,19 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
                 break
         order = fixed_keys + subset
         if isinstance(decision, lp.Infeasible):
-            return Result(lp.Infeasible({order[i]: y for i, y in decision.multipliers.items()}), order, rounds, len(keys))
+            return Result(lp.Infeasible({order[i]: y for i, y in decision.multipliers.items()}), order, rounds, len(keys), keys)
         if isinstance(decision, lp.Feasible):
             point = [Fraction(0)] * system.nvars
             for c, v in zip(columns, decision.point):
                 point[c] = v
             failing = system.violated_exact(point)
             if not failing:
-                return Result(lp.Feasible(point), order, rounds, len(keys))
+                return Result(lp.Feasible(point), order, rounds, len(keys), keys)
             if not add(failing):
-                return Result(lp.Unknown("exact separation names rows already used"), order, rounds, len(keys))
+                return Result(lp.Unknown("exact separation names rows already used"), order, rounds, len(keys), keys)
             continue
-        return Result(decision, order, rounds, len(keys))
-    return Result(lp.Unknown(f"row generation did not settle in {max_rounds} rounds"), keys, rounds, len(keys))
+        return Result(decision, order, rounds, len(keys), keys)
+    return Result(lp.Unknown(f"row generation did not settle in {max_rounds} rounds"), keys, rounds, len(keys), keys)
 
 
 def _exact_system(system: Implicit, rows: list):

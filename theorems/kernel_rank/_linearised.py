@@ -170,8 +170,10 @@ def reduced_size(m: int, n: int, positions: bool = False) -> int:
 def reduced_cost(m: int, n: int, positions: bool = False) -> float:
     """Seconds (an estimate, for the budget) to decide the reduced LP at m by row generation
     in a sweep that passes each certificate on as the next m's hint (fitted on
-    ``bench/scale.py``; the generated rows grow like the types, ``~m^3``)."""
-    return (0.05 + 2e-6 * (m + 1) ** 3) * (n - 1) ** 2 * (2 if positions else 1)
+    ``bench/scale.py`` and on the m <= 64 sweep of all four problems, 82 s of CPU against
+    an estimate of 230 s: a margin for loaded machines; the generated rows grow like the
+    types, ``~m^3``)."""
+    return (0.02 + 1e-6 * (m + 1) ** 3) * (n - 1) ** 2 * (2 if positions else 1)
 
 
 def complement_subsets(m: int, degree: int) -> list:
@@ -581,6 +583,7 @@ class ReducedDecision:
     rows: int  # rows of the whole reduced LP
     used: int  # rows generated
     rounds: int
+    every: list = field(default_factory=list)  # the keys of every row generated (ReducedTypes.row)
 
 
 def decide_reduced(m: int, n: int, positions: bool = False, budget: float | None = None, poll=lambda: None,
@@ -619,4 +622,4 @@ def decide_reduced(m: int, n: int, positions: bool = False, budget: float | None
         if isinstance(result.decision, lp.Infeasible) and key in result.decision.multipliers:
             multipliers[i] = result.decision.multipliers[key]
     decision = lp.Infeasible(multipliers) if isinstance(result.decision, lp.Infeasible) else result.decision
-    return ReducedDecision(decision, problem, types.rows_count(), result.generated, result.rounds)
+    return ReducedDecision(decision, problem, types.rows_count(), result.generated, result.rounds, result.every)
