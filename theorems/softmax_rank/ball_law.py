@@ -1,7 +1,7 @@
-"""The ball law (S3): Theta(beta^{d/2}) for beta >= beta_0 and n >= C_d e^{beta/8} — certified lower bounds, d = 2.
+"""The ball law (S3): Theta(beta^{d/2}) for beta >= beta_0 and n >= C_d e^{beta/8} — certified lower bounds, d = 2, 3.
 
 Self-attention ``A = rowsoftmax(beta X X^T + 1 (log m)^T)`` with the rows of X
-in the closed unit disk (d = 2) and positive integer multiplicities m (a
+in the closed unit disk (d = 2; the unit ball of R^3 with d = 3) and positive integer multiplicities m (a
 point of multiplicity m_j stands for m_j copies: the multiplicity lemma of
 ``softmax_rank.certified_rank_bounds``, so the full instance has
 ``n = sum_j m_j`` points).  The construction that explains ``e^{beta/8}``:
@@ -9,7 +9,7 @@ point of multiplicity m_j stands for m_j copies: the multiplicity lemma of
 * **multiplicities** ``m_j = ceil(64 e^{beta (1 - |x_j|^2)/2})``: then
   ``beta <x_i, x_j> + log m_j = c_i - beta |x_i - x_j|^2 / 2 + O(1/64)``, a
   unit-weight Gaussian kernel of width ``1/sqrt(beta)`` (c_i constant on row i);
-* a near-hexagonal lattice of spacing ``c / sqrt(beta)`` (rational points,
+* a near-hexagonal lattice (d = 3: face-centred cubic) of spacing ``c / sqrt(beta)`` (rational points,
   ``|x|^2 <= 1`` exactly) is then self-dominant: every point is a row whose
   own column carries margin ``2 A_ii - 1 > eps`` — so ``rank_eps >= #points
   ~ beta`` (slope d/2 = 1 against beta);
@@ -21,7 +21,7 @@ point of multiplicity m_j stands for m_j copies: the multiplicity lemma of
   grouped-column certificate stalls.
 
 Each lower bound is certified (grouped columns, margins in arb) with the
-judgment's ``ball: 2`` confirming ``|x|^2 <= 1`` for every point.  The upper
+judgment's ``ball: d`` confirming ``|x|^2 <= 1`` for every point.  The upper
 side: on a denser instance (spacing ``dense_spacing / sqrt(beta)``, the same
 multiplicities) a rounded truncated SVD, every row error in arb — an upper
 bound **on that instance only**; a worst-case ``beta^{d/2}`` upper bound on
@@ -69,10 +69,31 @@ def hex_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, 
     return out
 
 
+def fcc_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, Fraction, Fraction]]:
+    """The face-centred cubic lattice ``(spacing/2) (i, j, k)``, i + j + k even (nearest neighbours
+    ``spacing/sqrt 2`` apart), in the closed unit ball of R^3, or in the shell ``3/4 <= |x|^2 <= 1``."""
+    a = spacing / 2
+    K = int(1 / a) + 1
+    out = []
+    for i in range(-K, K + 1):
+        for j in range(-K, K + 1):
+            for k in range(-K, K + 1):
+                if (i + j + k) % 2 == 0:
+                    r2 = a * a * (i * i + j * j + k * k)
+                    if r2 <= 1 and (region == "disk" or r2 >= ANNULUS):
+                        out.append((a * i, a * j, a * k))
+    return out
+
+
+def lattice_points(d: int, spacing: Fraction, region: str = "disk") -> list:
+    """d = 2: the near-hexagonal lattice; d = 3: the face-centred cubic one — in the ball, or its shell."""
+    return hex_points(spacing, region) if d == 2 else fcc_points(spacing, region)
+
+
 def multiplicities(points, beta: int) -> list[int]:
     """``m_j = ceil(64 e^{beta (1 - |x_j|^2)/2})`` (any positive integers name a valid instance; these make
     the kernel Gaussian).  Computed in floats, then fixed as integers: the certificates carry them."""
-    return [ceil(WEIGHT * exp(beta * (1 - float(x * x + y * y)) / 2)) for x, y in points]
+    return [ceil(WEIGHT * exp(beta * (1 - float(sum(v * v for v in x))) / 2)) for x in points]
 
 
 class Instance:
@@ -91,7 +112,7 @@ def _certify_instance(points, m, beta: int, eps: Fraction, upper: bool, spacing=
     return Instance(points, m, rows, groups, found if upper and len(rows) < len(points) else None, spacing)
 
 
-SPACINGS = tuple(Fraction(c, 20) for c in range(20, 61))  # c = 1, 1.05, ..., 3
+SPACINGS = tuple(Fraction(c, 20) for c in range(20, 101))  # c = 1, 1.05, ..., 5
 
 
 def self_dominant(points, m, beta: int, eps: Fraction) -> bool:
@@ -103,13 +124,13 @@ def self_dominant(points, m, beta: int, eps: Fraction) -> bool:
     return float((2 * np.diag(A) - 1).min()) > float(eps) + 1e-9
 
 
-def densest(beta: int, eps: Fraction, region: str) -> Fraction:
+def densest(beta: int, eps: Fraction, region: str, d: int = 2) -> Fraction:
     """The smallest spacing c of the grid at which the weighted lattice in the region is self-dominant
     (bisection: sparser lattices dominate more)."""
     root = isqrt(beta)
 
     def ok(c):
-        points = hex_points(c / root, region)
+        points = lattice_points(d, c / root, region)
         return self_dominant(points, multiplicities(points, beta), beta, eps)
     low, high = 0, len(SPACINGS) - 1
     while low < high:
@@ -119,17 +140,17 @@ def densest(beta: int, eps: Fraction, region: str) -> Fraction:
 
 
 @lru_cache(maxsize=64)
-def _plan(beta: int, eps: Fraction, spacing: Fraction, dense_spacing: Fraction, dense: int) -> dict:
+def _plan(beta: int, eps: Fraction, spacing: Fraction, dense_spacing: Fraction, dense: int, d: int = 2) -> dict:
     root = isqrt(beta)
-    c_disk, c_ring = spacing or densest(beta, eps, "disk"), spacing or densest(beta, eps, "annulus")
-    disk, ring = hex_points(c_disk / root), hex_points(c_ring / root, "annulus")
+    c_disk, c_ring = spacing or densest(beta, eps, "disk", d), spacing or densest(beta, eps, "annulus", d)
+    disk, ring = lattice_points(d, c_disk / root), lattice_points(d, c_ring / root, "annulus")
     plan = {
         "disk": _certify_instance(disk, multiplicities(disk, beta), beta, eps, False, c_disk),
         "annulus": _certify_instance(ring, multiplicities(ring, beta), beta, eps, False, c_ring),
         "unweighted": _certify_instance(disk, [1] * len(disk), beta, eps, False, c_disk),
     }
     if dense:
-        points = hex_points(dense_spacing / root)
+        points = lattice_points(d, dense_spacing / root)
         plan["dense"] = _certify_instance(points, multiplicities(points, beta), beta, eps, True, dense_spacing)
     return plan
 
@@ -138,13 +159,13 @@ def plan(beta: int, point: dict) -> dict:
     """At beta: the disk, annulus and unweighted lattice instances and (with ``dense``) the dense one, with the
     bounds found (floats propose, arb decides); cached, shared by run and obligations."""
     return _plan(beta, Fraction(point["epsilon"]), Fraction(point["spacing"]), Fraction(point["dense_spacing"]),
-                 int(point["dense"] and beta <= point["dense_beta_max"]))
+                 int(point["dense"] and point["d"] == 2 and beta <= point["dense_beta_max"]), point["d"])
 
 
-def _obligations(where: str, inst: Instance, beta: int, eps: Fraction, upper: bool) -> list:
+def _obligations(where: str, inst: Instance, beta: int, eps: Fraction, upper: bool, d: int = 2) -> list:
     m = inst.multiplicities
-    fields = dict(instance=D.points_instance(inst.points, beta, m), n=sum(m), epsilon=Fraction(eps), ball=2)
-    words = f"{where} ({len(inst.points)} points of the unit disk, {sum(m)} with multiplicities; beta = {beta}, eps = {eps})"
+    fields = dict(instance=D.points_instance(inst.points, beta, m), n=sum(m), epsilon=Fraction(eps), ball=d)
+    words = f"{where} ({len(inst.points)} points of the unit ball B^{d}, {sum(m)} with multiplicities; beta = {beta}, eps = {eps})"
     out = [obligation(f"{words}: rank_eps >= {len(inst.rows)}", "approx-rank-at-least", bound=len(inst.rows), **fields)]
     if upper and inst.upper is not None:
         out.append(obligation(f"{words}: rank_eps <= {inst.upper[0]}", "approx-rank-at-most", bound=inst.upper[0], **fields))
@@ -155,19 +176,20 @@ class BallLaw(Claim):
     id = "softmax_rank.ball_law"
     paper = "2608.28150"
     sentence = SUPPORT_GEOMETRY
-    title = "Ball law on the disk: multiplicities make the kernel Gaussian; certified lower bounds ~ beta^{d/2}, instance upper bounds"
+    title = "Ball law on the disk (d=3: the ball): multiplicities make the kernel Gaussian; certified lower bounds ~ beta^{d/2}, instance upper bounds"
     relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.certified_rank_bounds", "softmax_rank.spherical_law")
     parameters = (
+        Parameter("d", 2, 2, 3, "dimension: the unit disk (2, hexagonal lattice) or the unit ball of R^3 (3, face-centred cubic)"),
         Parameter("beta_min", 16, 16, 4**6, "smallest beta (a power of step; a perfect square)"),
         Parameter("beta_max", 256, 16, 4**6, "largest beta"),
         Parameter("step", 4, 4, 16, "the betas are the powers of step in [beta_min, beta_max] (4 or 16: squares)"),
         Parameter("beta", 0, 0, 4**6, "one beta instead of the range (0 = use beta_min, beta_max, step); a perfect square"),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("spacing", Fraction(0), Fraction(0), Fraction(4), "lattice spacing c: points c/sqrt(beta) apart (0: the densest self-dominant c of a grid, per region)", kind=Fraction),
-        Parameter("dense", 1, 0, 1, "also certify an upper bound on a denser instance"),
+        Parameter("dense", 1, 0, 1, "also certify an upper bound on a denser instance (d = 2)"),
         Parameter("dense_spacing", Fraction(1), Fraction(1, 2), Fraction(4), "the dense instance's spacing (over sqrt(beta))", kind=Fraction),
         Parameter("dense_beta_max", 64, 16, 4**6, "the dense instance is built for beta <= this only (its SVD grows like beta^3)"),
     )
@@ -195,15 +217,17 @@ class BallLaw(Claim):
             raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
         if any(isqrt(b) ** 2 != b for b in bs):
             raise ParameterError(f"every beta must be a perfect square (the spacing c/sqrt(beta) is rational), got {bs} in {self.id}")
+        if point["d"] == 3 and max(bs) > 256:
+            raise ParameterError(f"d = 3 is run up to beta = 256 (the lattice has ~0.6 beta^(3/2) points), got {max(bs)} in {self.id}")
 
     def cost(self, point: dict) -> float:
         # seconds on one core (bench/geometric_laws.py): n ~ 3.6 beta / c^2 lattice points; arb rows, the checker's
         # re-check and the unweighted Voronoi search ~2e-5 n^2 per instance; the dense SVD ~5e-8 n^3 + 3e-5 n^2
         total = 0.2
         for b in point_betas(point):
-            n = 3.7 * b / float(point["spacing"] or 2) ** 2
+            n = 3.7 * b / float(point["spacing"] or 2) ** 2 if point["d"] == 2 else 0.6 * b**1.5
             total += 2 * 4e-6 * n * n + 12 * 1e-7 * n * n  # the disk (all rows), the annulus (~n/4) and few unweighted rows; float bisections
-            if point["dense"] and b <= point["dense_beta_max"]:
+            if point["dense"] and point["d"] == 2 and b <= point["dense_beta_max"]:
                 nd = 3.7 * b / float(point["dense_spacing"]) ** 2
                 total += 2e-8 * nd**3 + 2e-5 * nd * nd
         return total
@@ -217,9 +241,9 @@ class BallLaw(Claim):
         for b in bs:
             p = plan(b, point)
             for name in ("disk", "annulus", "unweighted"):
-                verify += _obligations(f"beta = {b}, {name} lattice", p[name], b, eps, False)
+                verify += _obligations(f"beta = {b}, {name} lattice", p[name], b, eps, False, point["d"])
             if "dense" in p:
-                verify += _obligations(f"beta = {b}, dense instance", p["dense"], b, eps, True)
+                verify += _obligations(f"beta = {b}, dense instance", p["dense"], b, eps, True, point["d"])
         return Obligations(verify=tuple(verify), reach=f"beta in {{{', '.join(map(str, bs))}}} on the unit disk at eps = {eps} "
                                                        "(finite certified bounds; the worst-case upper side of the law is open)")
 
@@ -253,11 +277,11 @@ class BallLaw(Claim):
         ev.fact("certified_bounds (per beta: lattice instances; the disk and annulus with multiplicities m_j = ceil(64 e^{beta(1-|x|^2)/2}))", table)
         bs = sorted(table)
         slopes = {f"{name} lower": _laws.fitted_slope(bs, [table[b][name]["lower"] for b in bs]) for name in ("disk", "annulus", "unweighted")}
-        slopes["law exponent d/2"] = law_exponent(2)
+        slopes["law exponent d/2"] = law_exponent(point["d"])
         ev.fact("fitted_slopes_unchecked (display only: least squares of log(lower) on log(beta), beta >= 64; they decide nothing)", slopes)
         ev.cover("betas", bs)
         ev.cover("epsilon", eps)
-        ev.note("certified on the unit disk at beta = " + ", ".join(
+        ev.note(f"certified on the unit ball B^{point['d']} at beta = " + ", ".join(
             f"{b}: disk {table[b]['disk']['lower']}, annulus {table[b]['annulus']['lower']}, unweighted {table[b]['unweighted']['lower']}"
             + (f", dense {table[b]['dense']['lower']}..{table[b]['dense']['upper']}" if "dense" in table[b] else "") for b in bs)
             + f" (eps = {eps}); the worst-case upper side is open")
@@ -272,8 +296,9 @@ class BallLaw(Claim):
         lowers = {f"{name}: certified lower": [table[b][name]["lower"] for b in bs] for name in ("disk", "annulus", "unweighted")}
         uppers = {"dense instance: certified upper": [table[b].get("dense", {}).get("upper") for b in bs]}
         eps = record.get("parameters", {}).get("epsilon", "1/10")
-        return [_laws.law_plot("ball_law", "unit disk (d = 2): certified rank_eps against beta, law exponent d/2 = 1", "beta",
-                               xs, lowers, uppers, law_exponent(2), f"eps = {eps}; floats for display only")]
+        d = int(record.get("parameters", {}).get("d", 2))
+        return [_laws.law_plot("ball_law", f"unit ball B^{d}: certified rank_eps against beta, law exponent d/2 = {law_exponent(d)}", "beta",
+                               xs, lowers, uppers, law_exponent(d), f"eps = {eps}; floats for display only")]
 
 
 CLAIM = BallLaw()

@@ -70,7 +70,10 @@ def test_points_outside_the_ball_leave_the_claim_unestablished(monkeypatch, fres
     claim = BallLaw()
     out = claim.check(claim.point({"beta_min": 16, "beta_max": 16, "dense": 0}))
     assert out.status == "unknown" and "obligation not discharged" in out.message
-    assert all(trusted.check(c).judgment["ball"] is False for c in out.certificates)
+    for c in out.certificates:  # ball: 2 exactly when every point of the certificate lies in the closed disk
+        inside = all(sum(Fraction(v) ** 2 for v in x) <= 1 for x in c["data"]["points"])
+        assert trusted.check(c).judgment["ball"] == (2 if inside else False)
+    assert any(trusted.check(c).judgment["ball"] is False for c in out.certificates)
 
 
 def test_a_certificate_of_another_beta_or_a_tampered_grouping_is_refused(outcome):
@@ -100,3 +103,16 @@ def test_plot_has_separate_lower_and_upper_series_and_the_exponent(outcome):
     labels = [s[0] for s in plot.series]
     assert plot.logx and plot.logy and "disk: certified lower" in labels and "dense instance: certified upper" in labels
     assert labels[-1] == "slope 1 reference"
+
+
+def test_the_three_dimensional_ball_is_certified_with_ball_three():
+    claim = BallLaw()
+    out = claim.check(claim.point({"d": 3, "beta_max": 64}))
+    assert out.status == "verified", out.message
+    assert all(trusted.check(c).judgment["ball"] == 3 for c in out.certificates)
+    t = table(out)
+    assert t[64]["disk"]["lower"] > 8 * t[16]["disk"]["lower"] // 2  # grows faster than beta (d/2 = 3/2)
+    for x in ball_law.fcc_points(Fraction(67, 20) / 8):
+        assert sum(v * v for v in x) <= 1
+    with pytest.raises(ParameterError, match="d = 3"):
+        claim.check(claim.point({"d": 3, "beta_max": 1024}))
