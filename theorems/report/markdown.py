@@ -17,7 +17,8 @@ def _cell(text: str) -> str:
 def dashboard(report) -> str:
     entries = report.entries
     lines = ["# attnproof — proof report", "",
-             "Every registered claim: what the paper *states* beside what was *established* here. For this report the "
+             "The papers' sentences, each once, with the claims that serve it beneath: each claim says how it serves "
+             "the sentence and carries its own verdict — never a verdict on the sentence. For this report the "
              "trusted checker re-checked every certificate and discharged each outcome's obligations, bound to the "
              "installed claim; a rung is shown only where both hold. Re-check with `attnproof verify data` in this folder.", ""]
     lines += [f"**{line}**" for line in site.trusted_alarms(report)] + ([""] if site.trusted_alarms(report) else [])
