@@ -36,6 +36,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import ceil, exp, isqrt, log, sqrt
 
+from solvers import intervals
 from solvers import softmax_enclosures as E
 import numpy as np
 import sympy as sp
@@ -106,6 +107,55 @@ class Instance:
                 "epsilon": eps, **more}
 
 
+FOURIER_BITS = 40
+
+
+def fourier_proposal(points, m, beta: int, K: int, P: float):
+    """Float factors (F, G) of the periodised-Fourier construction on the disk (a proposal; arb decides).
+
+    With ``w'_j = m_j e^{-beta (1 - |x_j|^2)/2}`` (about 64), row i of the attention is
+    ``w'_j g(x_i - x_j) / Z'_i``, g the Gaussian ``e^{-beta |z|^2/2}``. On the torus of period P,
+    ``g ~ h(z) = (2 pi/(beta P^2)) sum_{|k| <= K} e^{-a |k|^2} cos(2 pi k.z/P)``, ``a = 2 pi^2/(beta P^2)``
+    (Poisson summation), and ``cos(2 pi k.(x_i - x_j)/P)`` splits into cos cos + sin sin: B = F G with one
+    column pair per pair +-k, inner dimension ``#{k in Z^2 : |k| <= K}``.
+    """
+    X = np.array([[float(v) for v in x] for x in points])
+    sq = (X * X).sum(axis=1)
+    logw = np.log(np.array([float(v) for v in m], dtype=float)) - beta * (1 - sq) / 2
+    w = np.exp(logw - logw.max())
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
+    Z = (w[None, :] * np.exp(-beta * D2 / 2)).sum(axis=1)
+    a = 2 * np.pi**2 / (beta * P * P)
+    # one representative of each pair +-k: the half-plane i > 0, or i = 0 and j >= 0
+    ks = [(i, j) for i in range(0, K + 1) for j in range(-K, K + 1) if i * i + j * j <= K * K and (i > 0 or j >= 0)]
+    left, right = [], []
+    for k in ks:
+        c = 2 * np.pi / (beta * P * P) * np.exp(-a * (k[0] ** 2 + k[1] ** 2)) * (1 if k == (0, 0) else 2)
+        phase = 2 * np.pi * (X @ np.array(k, dtype=float)) / P
+        left.append(c * np.cos(phase) / Z)
+        right.append(np.cos(phase) * w)
+        if k != (0, 0):
+            left.append(c * np.sin(phase) / Z)
+            right.append(np.sin(phase) * w)
+    return np.array(left).T, np.array(right)
+
+
+def search_fourier(points, m, beta: int, eps: Fraction):
+    """The least inner dimension of a certified periodised-Fourier B on the instance: (k, F, G) or None.
+    Floats propose the period P (a few values) and K; arb decides every row error."""
+    L = E.ScaledLogits.self_attention(points, Fraction(beta))
+    A = E.attention_floats(L.floats(), m)
+    for K in range(1, 4 * isqrt(beta) + 8):
+        for P in (2.5, 3.0, 3.5, 4.0):
+            F, G = fourier_proposal(points, m, beta, K, P)
+            if np.abs(A - F @ G).sum(axis=1).max() <= float(eps) * 0.98:
+                scale = float(np.abs(G).max())
+                Fi, Gi = E.integer_factor(F * scale, FOURIER_BITS), E.integer_factor(G / scale, FOURIER_BITS)
+                if all(intervals.compare(e, eps) == "<" for e in E.row_errors(L, m, Fi, Gi, 2 * FOURIER_BITS)):
+                    return len(G), E.fractions(Fi, FOURIER_BITS), E.fractions(Gi, FOURIER_BITS)
+    return None
+
+
 def _certify_instance(points, m, beta: int, eps: Fraction, upper: bool, spacing=None) -> Instance:
     L = E.ScaledLogits.self_attention(points, Fraction(beta))
     rows, groups, found = _laws.instance_bounds(L, m, eps, upper=upper)
@@ -140,7 +190,7 @@ def densest(beta: int, eps: Fraction, region: str, d: int = 2) -> Fraction:
 
 
 @lru_cache(maxsize=64)
-def _plan(beta: int, eps: Fraction, spacing: Fraction, dense_spacing: Fraction, dense: int, d: int = 2) -> dict:
+def _plan(beta: int, eps: Fraction, spacing: Fraction, dense_spacing: Fraction, dense: int, d: int = 2, fourier: int = 0) -> dict:
     root = isqrt(beta)
     c_disk, c_ring = spacing or densest(beta, eps, "disk", d), spacing or densest(beta, eps, "annulus", d)
     disk, ring = lattice_points(d, c_disk / root), lattice_points(d, c_ring / root, "annulus")
@@ -152,6 +202,8 @@ def _plan(beta: int, eps: Fraction, spacing: Fraction, dense_spacing: Fraction, 
     if dense:
         points = lattice_points(d, dense_spacing / root)
         plan["dense"] = _certify_instance(points, multiplicities(points, beta), beta, eps, True, dense_spacing)
+    if fourier:
+        plan["fourier"] = {name: search_fourier(plan[name].points, plan[name].multiplicities, beta, eps) for name in ("disk", "dense") if name in plan}
     return plan
 
 
@@ -159,12 +211,18 @@ def plan(beta: int, point: dict) -> dict:
     """At beta: the disk, annulus and unweighted lattice instances and (with ``dense``) the dense one, with the
     bounds found (floats propose, arb decides); cached, shared by run and obligations."""
     return _plan(beta, Fraction(point["epsilon"]), Fraction(point["spacing"]), Fraction(point["dense_spacing"]),
-                 int(point["dense"] and point["d"] == 2 and beta <= point["dense_beta_max"]), point["d"])
+                 int(point["dense"] and point["d"] == 2 and beta <= point["dense_beta_max"]), point["d"], int(point["fourier"] and point["d"] == 2))
+
+
+def _fields(inst: Instance, beta: int, eps: Fraction, d: int) -> dict:
+    """The judgment fields naming the instance (digest of points, beta, multiplicities), its size, eps, ``ball: d``."""
+    m = inst.multiplicities
+    return dict(instance=D.points_instance(inst.points, beta, m), n=sum(m), epsilon=Fraction(eps), ball=d)
 
 
 def _obligations(where: str, inst: Instance, beta: int, eps: Fraction, upper: bool, d: int = 2) -> list:
     m = inst.multiplicities
-    fields = dict(instance=D.points_instance(inst.points, beta, m), n=sum(m), epsilon=Fraction(eps), ball=d)
+    fields = _fields(inst, beta, eps, d)
     words = f"{where} ({len(inst.points)} points of the unit ball B^{d}, {sum(m)} with multiplicities; beta = {beta}, eps = {eps})"
     out = [obligation(f"{words}: rank_eps >= {len(inst.rows)}", "approx-rank-at-least", bound=len(inst.rows), **fields)]
     if upper and inst.upper is not None:
@@ -192,6 +250,7 @@ class BallLaw(Claim):
         Parameter("dense", 1, 0, 1, "also certify an upper bound on a denser instance (d = 2)"),
         Parameter("dense_spacing", Fraction(1), Fraction(1, 2), Fraction(4), "the dense instance's spacing (over sqrt(beta))", kind=Fraction),
         Parameter("dense_beta_max", 64, 16, 4**6, "the dense instance is built for beta <= this only (its SVD grows like beta^3)"),
+        Parameter("fourier", 0, 0, 1, "also certify the periodised-Fourier construction on the disk lattice and dense instances (d = 2)"),
     )
 
     def statement(self) -> Statement:
@@ -227,6 +286,8 @@ class BallLaw(Claim):
         for b in point_betas(point):
             n = 3.7 * b / float(point["spacing"] or 2) ** 2 if point["d"] == 2 else 0.6 * b**1.5
             total += 2 * 4e-6 * n * n + 12 * 1e-7 * n * n  # the disk (all rows), the annulus (~n/4) and few unweighted rows; float bisections
+            if point["fourier"] and point["d"] == 2:
+                total += 1e-5 * n * b * 4 * (1 + 4 * (point["dense"] and b <= point["dense_beta_max"]))  # n x #k arb rows, ~4 beta frequencies
             if point["dense"] and point["d"] == 2 and b <= point["dense_beta_max"]:
                 nd = 3.7 * b / float(point["dense_spacing"]) ** 2
                 total += 2e-8 * nd**3 + 2e-5 * nd * nd
@@ -244,6 +305,11 @@ class BallLaw(Claim):
                 verify += _obligations(f"beta = {b}, {name} lattice", p[name], b, eps, False, point["d"])
             if "dense" in p:
                 verify += _obligations(f"beta = {b}, dense instance", p["dense"], b, eps, True, point["d"])
+            for name, found in p.get("fourier", {}).items():
+                if found is not None:
+                    inst = p[name]
+                    verify.append(obligation(f"beta = {b}, {name} instance, periodised-Fourier B: rank_eps <= {found[0]}", "approx-rank-at-most",
+                                             bound=found[0], **_fields(inst, b, eps, point["d"])))
         return Obligations(verify=tuple(verify), reach=f"beta in {{{', '.join(map(str, bs))}}} on the unit disk at eps = {eps} "
                                                        "(finite certified bounds; the worst-case upper side of the law is open)")
 
@@ -253,7 +319,7 @@ class BallLaw(Claim):
             p = plan(b, point)
             ev.poll()
             row = {}
-            for name, inst in p.items():
+            for name, inst in ((k, v) for k, v in p.items() if k != "fourier"):
                 ev.certify("approx-rank-lower-ball", inst.data(b, eps, rows=inst.rows, groups=inst.groups))
                 entry = {"points": len(inst.points), "n (with multiplicities)": sum(inst.multiplicities), "lower": len(inst.rows)}
                 if name == "dense":
@@ -272,6 +338,13 @@ class BallLaw(Claim):
                 if inst.spacing is not None:
                     entry["spacing c"] = str(inst.spacing)
                 row[name] = entry
+            for name, found in p.get("fourier", {}).items():
+                if found is None:
+                    ev.fail("no periodised-Fourier B was certified", {"beta": b, "instance": name})
+                    return
+                k, F, G = found
+                ev.certify("approx-rank-upper-ball", p[name].data(b, eps, left=F, right=G))
+                row[name]["periodised-Fourier upper"] = k
             table[b] = row
             ev.poll()
         ev.fact("certified_bounds (per beta: lattice instances; the disk and annulus with multiplicities m_j = ceil(64 e^{beta(1-|x|^2)/2}))", table)

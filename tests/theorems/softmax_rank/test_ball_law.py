@@ -116,3 +116,19 @@ def test_the_three_dimensional_ball_is_certified_with_ball_three():
         assert sum(v * v for v in x) <= 1
     with pytest.raises(ParameterError, match="d = 3"):
         claim.check(claim.point({"d": 3, "beta_max": 1024}))
+
+
+def test_the_periodised_fourier_construction_is_certified_and_a_shorter_series_is_rejected():
+    claim = BallLaw()
+    out = claim.check(claim.point({"beta": 16, "fourier": 1}))
+    assert out.status == "verified", out.message
+    row = table(out)[16]
+    for name in ("disk", "dense"):
+        assert row[name]["lower"] <= row[name]["periodised-Fourier upper"]
+    cert = copy.deepcopy([c for c in out.certificates if c["kind"] == "approx-rank-upper-ball"][-1])
+    assert len(cert["data"]["right"]) == row["dense"]["periodised-Fourier upper"]
+    half = len(cert["data"]["right"]) // 2  # half of the frequencies left out
+    cert["data"]["right"] = cert["data"]["right"][:half]
+    cert["data"]["left"] = [r[:half] for r in cert["data"]["left"]]
+    with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
+        trusted.check(cert)
