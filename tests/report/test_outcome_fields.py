@@ -134,3 +134,21 @@ def test_an_open_conjecture_is_open_not_budget(outcomes, tmp_path, monkeypatch):
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     summary = index.split('id="summary"')[1].split("</div>")[0]
     assert "unknown: open (partial)" in summary and 'badge open">open conjecture' in summary
+
+
+def test_the_files_own_discharged_list_is_shown_unchecked_and_a_false_claim_in_it_is_loud(outcomes, tmp_path):
+    folder = copy(outcomes, tmp_path)
+    claimed = [{"side": "verify", "obligation": "the 3 x 3 matrix diag(1, ..., 1, 1) has rank at least 3",
+                "certificate": "00-rank-lower.cert.json"},
+               {"side": "refute", "obligation": "the 3 x 3 matrix diag(1, ..., 1, 1) has rank at most 2",
+                "certificate": "00-rank-lower.cert.json"}]  # the second is false: that file proves no refutation
+    edit(folder, "report_test.diagonal_rank", lambda r: r.update(discharged=claimed))
+    report = build(str(folder), str(tmp_path / "site"))
+    (point,) = entry_of(report, "report_test.diagonal_rank").points
+    assert point.stands and len(point.disagreements) == 1 and "rank at most 2" in point.disagreements[0]
+    page = (tmp_path / "site" / "claims" / "report_test.diagonal_rank.html").read_text(encoding="utf-8")
+    checked, reported = page.split("Reported by the check, unchecked")
+    assert "What the check says it discharged" in reported and "What the check says it discharged" not in checked
+    assert "the trusted checker finds it not discharged" in reported
+    untouched = build(str(outcomes), str(tmp_path / "as-checked"))  # as the check wrote it, the two agree
+    assert [p.disagreements for e in untouched.entries for p in e.points] == [[], []]

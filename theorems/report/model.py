@@ -234,6 +234,29 @@ class Point:
         return [o for o in self.obligations if o.get("by")] if self.stands else []
 
     @property
+    def reported_discharged(self) -> list[dict]:
+        """The outcome file's own ``discharged`` list, well-typed rows only: {side, obligation, certificate}."""
+        rows = self.record.get("discharged")
+        found = []
+        for row in rows if isinstance(rows, list) else []:
+            if (isinstance(row, dict) and row.get("side") in ("verify", "refute") and isinstance(row.get("obligation"), str)
+                    and (row.get("certificate") is None or isinstance(row.get("certificate"), str))):
+                found.append({"side": row["side"], "obligation": row["obligation"], "certificate": row.get("certificate")})
+        return found
+
+    @property
+    def disagreements(self) -> list[str]:
+        """Where the outcome file claims a discharge the trusted checker does not find (empty when they agree)."""
+        checked = {(o.get("side"), str(o.get("words", ""))): o.get("by") for o in self.obligations}
+        out = []
+        for row in self.reported_discharged:
+            by = checked.get((row["side"], row["obligation"]))
+            if row["certificate"] and by != row["certificate"] and self.check is not None:
+                out.append(f"the outcome file says “{row['obligation']}” is discharged by {row['certificate']}; "
+                           f"the trusted checker finds {('it discharged by ' + by) if by else 'it not discharged'}")
+        return out
+
+    @property
     def partial(self) -> bool:
         """Unknown, standing, with some obligation discharged: partial work, each piece certified, never verified."""
         return self.status == "unknown" and bool(self.discharged)

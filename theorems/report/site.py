@@ -551,6 +551,13 @@ def reported_html(point) -> str:
              '<p class="muted">What the check wrote into its outcome file. The trusted checker does not read it: '
              "it may help a reader, and establishes nothing.</p>",
              f"<p>Message: {mathml.prose(str(r.get('message') or '(none)'))}</p>"]
+    if point.reported_discharged:
+        rows = "".join(f"<tr><td>{html.escape(d['side'])}</td><td>{mathml.prose(d['obligation'])}</td>"
+                       f"<td>{html.escape(d['certificate'] or 'not discharged')}</td></tr>" for d in point.reported_discharged)
+        parts.append("<h4>What the check says it discharged</h4>"
+                     '<table class="wide"><tr><th style="width: 10%">side</th><th>obligation</th><th style="width: 30%">'
+                     f"certificate</th></tr>{rows}</table>")
+    parts += [f'<p class="loud">{html.escape(text)}</p>' for text in point.disagreements]
     if r.get("counterexample") is not None:
         parts.append("<h4>Counterexample</h4>" + values.to_html(r["counterexample"]))
     covered = dict(r.get("covered") or {}) if isinstance(r.get("covered"), dict) else {}
