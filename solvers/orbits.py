@@ -146,16 +146,17 @@ def tuples_up_to_symmetry(m: int, k: int, context_symmetric: bool = True) -> Ite
             keep &= diff[np.arange(len(block)), first] <= 0  # not larger (equal images have diff 0)
             images.append(moved)
         rows = np.flatnonzero(keep)
+        kept = [image[rows] for image in images]
         distinct = np.ones(len(rows), dtype=np.int64)
-        for a in range(1, len(images)):
+        for a in range(1, len(kept)):
             seen = np.zeros(len(rows), dtype=bool)
             for b in range(a):
-                seen |= (images[a][rows] == images[b][rows]).all(axis=1)
+                seen |= (kept[a] == kept[b]).all(axis=1)
             distinct += ~seen
-        sizes = fact_arr[m] // np.prod(fact_arr[counts[rows]], axis=1)
-        xs = np.stack([((block[rows] >> j) & 1) @ shifts for j in range(k)], axis=1)
+        sizes = (distinct * (fact_arr[m] // np.prod(fact_arr[counts[rows]], axis=1))).tolist()
+        xs = np.stack([((block[rows] >> j) & 1) @ shifts for j in range(k)], axis=1).tolist()
         for r in range(len(rows)):
-            yield tuple(int(x) for x in xs[r]), int(distinct[r]) * int(sizes[r])
+            yield tuple(xs[r]), sizes[r]
 
 
 def _tuples_up_to_symmetry_python(m: int, k: int, context_symmetric: bool = True) -> Iterator[tuple[tuple[int, ...], int]]:
