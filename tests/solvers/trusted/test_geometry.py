@@ -169,3 +169,37 @@ def test_ball_kinds_name_points_in_the_ball_and_flag_points_outside():
     assert up.judgment["ball"] == 2 and up.judgment["bound"] == 4
     with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
         check("approx-rank-upper-ball", {**base, "left": identity, "right": identity})  # the origin's row is far from e_0
+
+
+def test_rank_one_lemma_boundaries_are_exact():
+    """anchor rows: S = 4 eps^2 k^2 is enough (ceil of an integer); interpolated: S = 2 eps (k - 1)^2 is not
+    (floor(sqrt(S/(2 eps))) + 2 = k + 1 there)."""
+    eps = Fraction(1, 10)
+    S = 4 * eps * eps * 7 * 7  # sqrt(S)/(2 eps) = 7 exactly
+    assert check("visible-one-anchors-every", {"construction": "anchor-rows", "spread": S, "epsilon": eps, "bound": 7}).judgment["bound"] == 7
+    with pytest.raises(certificates.CertificateError):
+        check("visible-one-anchors-every", {"construction": "anchor-rows", "spread": S + Fraction(1, 10**9), "epsilon": eps, "bound": 7})
+    S = 2 * eps * 6 * 6  # sqrt(S/(2 eps)) = 6 exactly: the bound is 8, not 7
+    with pytest.raises(certificates.CertificateError):
+        check("visible-one-anchors-every", {"construction": "interpolated-anchors", "spread": S, "epsilon": eps, "bound": 7})
+    assert check("visible-one-anchors-every", {"construction": "interpolated-anchors", "spread": S, "epsilon": eps, "bound": 8}).judgment["bound"] == 8
+    assert check("visible-one-anchors-every", {"construction": "interpolated-anchors", "spread": 0, "epsilon": eps, "bound": 2}).judgment["bound"] == 2
+    with pytest.raises(certificates.CertificateError):
+        check("visible-one-anchors-every", {"construction": "interpolated-anchors", "spread": 0, "epsilon": eps, "bound": 1})
+    with pytest.raises(certificates.CertificateError, match="spread"):
+        check("visible-one-anchors-every", {"construction": "anchor-rows", "spread": -1, "epsilon": eps, "bound": 7})
+
+
+def test_circle_lemma_margins_are_decided_in_arb_on_both_sides():
+    # pi^2 beta < eps^2 k^2: at beta = 1, eps = 1/10, k = 32 holds (pi^2 = 9.87 < 10.24), k = 31 fails (9.61)
+    assert check("circle-anchors", {"construction": "anchor-rows", "beta": 1, "epsilon": "1/10", "bound": 32}).judgment["bound"] == 32
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": "anchor-rows", "beta": 1, "epsilon": "1/10", "bound": 31})
+    # 2 pi^2 beta < eps k^2: beta = 1, eps = 1/10: k^2 > 197.4, so 15 holds (225) and 14 fails (196)
+    assert check("circle-anchors", {"construction": "interpolated-anchors", "beta": 1, "epsilon": "1/10", "bound": 15}).judgment["bound"] == 15
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": "interpolated-anchors", "beta": 1, "epsilon": "1/10", "bound": 14})
+    # a bound just above pi sqrt(beta)/eps at a beta that makes the comparison close: beta = k^2 eps^2 / pi^2 rounded up
+    beta = Fraction(round(10**12 * 0.01 * 100**2 / pi**2) + 1, 10**12)
+    with pytest.raises(certificates.CertificateError):
+        check("circle-anchors", {"construction": "anchor-rows", "beta": beta, "epsilon": "1/10", "bound": 100})
