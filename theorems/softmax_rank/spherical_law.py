@@ -6,9 +6,11 @@ points of the sphere ``S^{d-1}`` of ``rank_eps(rowsoftmax(beta X X^T))`` is
 here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
 (0, 1) and each beta = step^k in a range:
 
-* **largest certified lower bound** (the worst-case side).  For every n in a
-  window around ``c_d beta^{(d-1)/2}``, n rational points exactly on the
-  sphere; a float search proposes rows and Voronoi column groups, arb decides
+* **largest certified lower bound** (the worst-case side).  Near
+  ``c_d beta^{(d-1)/2}`` points, n rational points exactly on the sphere (the
+  largest n at which every point is its own row, found by bisection in
+  floats, and the sizes just above it); a float search proposes rows and
+  Voronoi column groups, arb decides
   every margin ``A_i(G_i) - sum_{k != i} A_i(G_k) > eps`` (uncertain rows are
   dropped), and the instance with the largest ``|R|`` is certified
   (``approx-rank-lower-points``) together with an explicit ``B = F G`` on the
@@ -23,15 +25,25 @@ here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
   of ``n * copies`` points equals that of W.  Lower: grouped columns (arb);
   upper: the rounded truncated SVD of W, every row error enclosed in arb.
   ``lower <= rank_eps <= upper`` on that instance.
+* **for every n and every X on the circle** (d = 2), with any multiplicities:
+  ``rank_eps <= ceil(pi sqrt(beta)/eps)`` (anchor rows) and
+  ``<= floor(pi sqrt(2 beta/eps)) + 1`` (interpolated anchors), proved in
+  docs/softmax_rank.spherical_law.md; the checker confirms each bound's
+  inequality in arb (``circle-anchors``).  With the largest certified lower
+  bound this is the worst-case sandwich of ``R_2(n, beta)``.
+
+Logits and row errors are enclosed from integer-scaled matrices
+(:mod:`solvers.softmax_enclosures`), not entry by entry from Fractions.
 
 The local slopes of ``log(lower)`` against ``log(1 + beta)`` between
 consecutive betas are reported as decimal strings for display, labelled
 unchecked — they decide nothing — beside the law's exponent ``(d - 1)/2``.
 
-The verdict rests on :meth:`SphericalLaw.obligations`: every bound above as
-an ``approx-rank-at-least`` / ``-at-most`` judgment naming its instance by
+The verdict rests on :meth:`SphericalLaw.obligations`: every instance bound
+above as an ``approx-rank-at-least`` / ``-at-most`` judgment naming its instance by
 digest (points, beta, multiplicities), at the point's epsilon, with
-``sphere: d`` (the checker confirms ``|x|^2 = 1`` for every point).  The
+``sphere: d`` (the checker confirms ``|x|^2 = 1`` for every point), and the
+all-instance bounds as ``approx-rank-at-most-every`` judgments.  The
 numbers come from :func:`plan` (searches: floats propose, arb decides),
 cached per beta and shared by ``run`` and ``obligations``.
 """
@@ -390,7 +402,9 @@ class SphericalLaw(Claim):
         * the largest certified lower bound: ``lower <= rank_eps <= upper`` on the
           ``n`` points of the window instance :func:`plan` chose;
         * the dense instance (its points, each ``copies`` times): ``lower <= rank_eps``,
-          and ``<= upper`` when asked, and ``<= 2K + 1`` for the Fourier B when asked and found.
+          and ``<= upper`` when asked, and ``<= 2K + 1`` for the Fourier B when asked and found;
+        * d = 2: for every n, every X on the circle and every multiplicities, ``rank_eps <=`` each
+          lemma's bound at beta (``approx-rank-at-most-every``, family "circle").
 
         Each names its instance by digest; the numbers are the ones :func:`plan` found
         (an upper bound not found is stated as n, which fails the run).
