@@ -26,7 +26,7 @@ from typing import Sequence
 from flint import arb, ctx, fmpq, fmpz, fmpz_mat
 
 from solvers import intervals
-import numpy as np
+from solvers.lazy import numpy as np
 
 
 def _arb(q) -> arb:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from math import log
 
 from solvers import softmax_enclosures as E
-import numpy as np
+from solvers.lazy import numpy as np
 from theorems.core import Plot
 from theorems.softmax_rank import _definitions as D
 

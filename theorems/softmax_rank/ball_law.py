@@ -38,8 +38,8 @@ from math import ceil, exp, isqrt, log, sqrt
 
 from solvers import intervals
 from solvers import softmax_enclosures as E
-import numpy as np
-import sympy as sp
+from solvers.lazy import numpy as np
+from solvers.lazy import sympy as sp
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D

@@ -55,8 +55,8 @@ from functools import lru_cache
 from math import ceil, cos, floor, isqrt, log, pi, sin, sqrt
 from typing import NamedTuple
 
-import numpy as np
-import sympy as sp
+from solvers.lazy import numpy as np
+from solvers.lazy import sympy as sp
 
 from solvers import intervals
 from solvers import softmax_enclosures as E

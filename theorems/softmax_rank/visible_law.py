@@ -42,8 +42,8 @@ from math import ceil, floor, isqrt, sqrt
 from flint import fmpz_mat
 
 from solvers import softmax_enclosures as E
-import numpy as np
-import sympy as sp
+from solvers.lazy import numpy as np
+from solvers.lazy import sympy as sp
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import VISIBLE_DIMENSION
 from theorems.softmax_rank import _definitions as D
