@@ -458,3 +458,24 @@ def test_report_never_checks_into_a_folder_that_holds_something_else(tmp_path, m
     assert main(["report", "--outcomes", str(other), "--out", str(tmp_path / "site")]) == 2
     assert "holds no outcomes.json" in capsys.readouterr().err
     assert (other / "draft.tex").read_text() == "keep me" and not (tmp_path / "site").exists()
+
+
+def test_sentences_come_once_in_the_abstracts_order_with_claims_by_relation(monkeypatch):
+    from theorems.report import model
+
+    entries = [model.Entry(c, [], model.standing(c, []), "") for c in registry().values()]
+    found = model.sentences(entries)
+    texts = [s.text for s in found]
+    assert len(texts) == len(set(texts)) and sum(len(s.entries) for s in found) == len(entries)
+    from theorems import kernel_rank
+
+    abstract = [kernel_rank.LENGTH_TWO, kernel_rank.THREE_TOKENS, kernel_rank.SOFTMAX]
+    assert [t for t in texts if t in abstract] == abstract  # the abstract's order
+    three = next(s for s in found if s.text == kernel_rank.THREE_TOKENS)
+    relations = [model.relation_of(e.claim) for e in three.entries]
+    assert relations == sorted(relations, key=model.RELATION_ORDER.index)
+    assert "a lemma toward it" in relations and "a finite step of an asymptotic" in relations
+    # a claim of no paper comes last, under a heading of its own
+    monkeypatch.setattr(toy.UnipotentRank, "paper", "")
+    last = model.sentences([model.Entry(c, [], model.standing(c, []), "") for c in registry().values()])[-1]
+    assert last.paper == "" and last.entries[0].id == "report_test.unipotent_rank"

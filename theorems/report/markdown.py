@@ -41,7 +41,8 @@ def dashboard(report) -> str:
     for sentence in model.sentences(entries):
         if sentence.paper != paper:
             paper = sentence.paper
-            lines += [f"### arXiv:{paper} — *{model.paper_title(paper)}*", ""]
+            lines += [f"### arXiv:{paper} — *{model.paper_title(paper)}*" if paper
+                      else "### Sentences of no paper (conjectures of their own)", ""]
         lines += [f"> {sentence.text}", "", f"Stated by {sentence.source}.", "",
                   "| claim, and how it serves the sentence | established here | what the trusted checker accepted | outcomes | rests on |",
                   "|---|---|---|---|---|"]

@@ -578,4 +578,5 @@ def sentences(entries: list[Entry]) -> list[Sentence]:
                                  else len(RELATION_ORDER), e.id))
         sources = list(dict.fromkeys(source_of(e.claim) for e in mine))
         found.append(Sentence(text, "; ".join(sources), paper, mine))
-    return sorted(found, key=lambda s: (s.paper, s.text not in order, order.get(s.text, 0), s.text, s.entries[0].id))
+    return sorted(found, key=lambda s: (not s.paper, s.paper, s.text not in order, order.get(s.text, 0), s.text,
+                                        s.entries[0].id))  # sentences of no paper (a user's conjectures) last

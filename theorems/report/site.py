@@ -137,7 +137,8 @@ def dashboard(report) -> bytes:
         if sentence.paper != paper:
             paper = sentence.paper
             title = model.paper_title(paper)
-            parts.append(f'<h3 class="paper" id="paper-{model.safe(paper)}">arXiv:{html.escape(paper)}'
+            parts.append(f'<h3 class="paper" id="paper-{model.safe(paper) or "none"}">'
+                         + (f"arXiv:{html.escape(paper)}" if paper else "Sentences of no paper (conjectures of their own)")
                          + (f" — <em>{html.escape(title)}</em>" if title else "") + "</h3>")
         parts.append(sentence_html(sentence, registered))
     parts.append('<h2 id="graph">Dependency graph</h2>')
