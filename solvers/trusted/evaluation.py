@@ -358,8 +358,13 @@ def _table_work(raw, m: int) -> int:  # entries of a flat or triangular score ta
 def _score_work(data) -> int:
     m = integer(data["m"], "m", 1, 100000)
     lengths = _lengths(data["lengths"], 8)
-    # the rows of each w (m^2 / 2 entries, twice), then C(w+n-1, n-1) score multisets of n terms for each w and n
-    return _table_work(data["kappa"], m) + (m + 1) ** 2 + sum(n * math.comb(m + n, n) for n in lengths)
+    # the rows of each w (m^2 / 2 entries, twice), then C(w+n-1, n-1) score multisets of n terms for each w and n;
+    # with the gap form (read off the tables, a walk over their entries) only those with a score 0: C(w+n-2, n-2)
+    tables = _table_work(data["kappa"], m) + (m + 1) ** 2
+    walk = sum(n * math.comb(m + n, n) for n in lengths)
+    if walk > tables and _gap_form(*(_score_table(data[key], m, key)[0] for key in ("kappa", "value"))) is not None:
+        walk = sum(n * math.comb(m + n - 1, n - 1) for n in lengths)
+    return tables + walk
 
 
 def _gap_form(kappa_table: list, value_table: list) -> tuple[Fraction, Fraction, Fraction] | None:

@@ -122,11 +122,17 @@ class SoftmaxThreeTokens(Claim):
             raise ParameterError(f"parameter base of {self.id} must be a rational > 1 (beta = ln base > 0), got {point['base']}")
 
     def cost(self, point: dict) -> float:
+        """Seconds on one core, fitted by bench/estimates.py (CPU time)."""
         m = point["m"]
-        statistic = m**3 / 6 * 4e-6  # claim sweep plus trusted re-check, integer arithmetic
-        tables = orbits.type_count(point["m_tables"], 3) * 2e-4 + 4.0 ** point["m_tables"] * 3e-5
-        rank = 8.0 ** point["m_rank"] * 2e-7 + 4.0 ** point["m_rank"] * 2e-5
-        return statistic + tables + rank + point["n_max"] * m * 1e-5 + 0.5
+        # claim sweep plus trusted re-check over the m^2/2 statistics with minimum score 0, in integers
+        # whose size grows with m (powers of b up to b^m)
+        statistic = 6.1e-6 * m**2 + 1.2e-9 * m**3
+        peak, gap, _ = exact.max_linear_times_geometric(2, -1, 1 / point["base"])
+        if 2 * peak >= 1 and gap <= m:  # the head fails at some m' <= m: the run stops after the sweep
+            return statistic + 0.15
+        tables = orbits.type_count(point["m_tables"], 3) * 3e-4 + 4.0 ** point["m_tables"] * 5e-5
+        rank = 4.0 ** point["m_rank"] * 8e-6 + 8.0 ** point["m_rank"] * 1e-9
+        return statistic + tables + rank + point["n_max"] * (0.02 + 2e-5 * m) + 0.15
 
     def witness(self, point: dict) -> att.ScoreHead:
         base = point["base"]
