@@ -362,8 +362,13 @@ def _score_work(data) -> int:
     # with the gap form (read off the tables, a walk over their entries) only those with a score 0: C(w+n-2, n-2)
     tables = _table_work(data["kappa"], m) + (m + 1) ** 2
     walk = sum(n * math.comb(m + n, n) for n in lengths)
-    if walk > tables and _gap_form(*(_score_table(data[key], m, key)[0] for key in ("kappa", "value"))) is not None:
-        walk = sum(n * math.comb(m + n - 1, n - 1) for n in lengths)
+    if walk > tables:
+        try:
+            form = _gap_form(*(_score_table(data[key], m, key)[0] for key in ("kappa", "value")))
+        except CertificateError:  # malformed tables: the kind itself rejects them, after this estimate
+            form = None
+        if form is not None:
+            walk = sum(n * math.comb(m + n - 1, n - 1) for n in lengths)
     return tables + walk
 
 

@@ -437,8 +437,10 @@ def test_positional_estimate():
 
 
 def test_score_estimates():
-    # table + (m + 1)^2 + sum_n n C(m + n, n)
-    assert work("score-statistic", scores(6, 4, lengths=(2, 3))) == 7 + 49 + 2 * 28 + 3 * 84
+    # table + (m + 1)^2 + sum_n n C(m + n, n); with the gap form (softmax) sum_n n C(m + n - 1, n - 1)
+    assert work("score-statistic", scores(6, 4, lengths=(2, 3))) == 7 + 49 + 2 * 7 + 3 * 28
+    not_geometric = scores(6, 4, lengths=(2, 3)) | {"kappa": [1, "1/4", "1/16", "1/64", "1/256", "1/1024", "1/4095"]}
+    assert work("score-statistic", not_geometric) == 7 + 49 + 2 * 28 + 3 * 84
     assert work("score-statistic", scores(6, 4, lengths=(2, 3)) | {"kappa": [[1]] * 7}) == 28 + 49 + 2 * 28 + 3 * 84
     # both tables + 64 (m + 1)
     assert work("score-counterexample", {"m": 6, "kappa": [1] * 7, "value": [[1]] * 7}) == 7 + 28 + 64 * 7
