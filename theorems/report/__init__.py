@@ -5,11 +5,15 @@ check`` wrote into ``outcomes`` (:func:`theorems.verification.verify`, run
 once: every certificate re-checked, every outcome's obligations discharged
 and bound to the installed claim) and writes into ``out``:
 
-* ``index.html`` / ``index.md`` — the dashboard: every registered claim, what
-  the paper states beside what was established (the rung the checker's
-  verdicts earn), what the trusted checker accepted, the dependency graph;
-* ``claims/<id>.html`` / ``.md`` — a page per claim: sentence, reading,
-  statement, each outcome with what the trusted checker accepted (each
+* ``index.html`` / ``index.md`` — the dashboard, organised by the papers'
+  sentences: the counts and the legend first, then each sentence once with
+  every registered claim serving it beneath — its relation to the sentence,
+  its own badge (the rung the checker's verdicts earn), what the trusted
+  checker accepted, its outcomes (status, unknown by why, partial, stale,
+  when and with which code made) — then the dependency graph;
+* ``claims/<id>.html`` / ``.md`` — a page per claim: sentence, reading
+  (Markdown, its mathematics as MathML), the statement as one formula with
+  its quantifiers, each outcome with what the trusted checker accepted (each
   obligation in words and the certificate that discharged it), the sympy
   steps as their own rung, the certificates (with the command that re-checks
   each), then what the check reported, unchecked, and plots;
