@@ -143,7 +143,7 @@ class ExactRealDecoding(Claim):
         surd = (1 << point["m"]) * comb(point["L"] - 1 + (1 << point["m"]), 1 << point["m"]) * 4e-5
         size = 1 << point["m_rational"]
         rational = sum((size * comb(n - 1 + size, size)) * 5e-5 for n in (point["n_max"], point["L_rational"]))
-        return 2 * surd + 2 * rational + 0.5
+        return 2 * surd + 2 * rational + 0.05  # constant measured by bench/estimates.py
 
     def obligations(self, point: dict) -> Obligations:
         """One decoder of (q, h), checked exactly on every sequence up to the stated lengths.

@@ -77,7 +77,8 @@ class RankOneShort(Claim):
 
     def cost(self, point: dict) -> float:
         m, ms = point["m"], point["m_statistic"]
-        return 4.0**m * 4e-6 + ms * ms * 2e-6 + 0.5
+        # measured by bench/estimates.py: the value table (ms^2 / 2 exact entries) is built and parsed a few times
+        return 4.0**m * 4e-6 + ms * ms * 2e-5 + 0.3
 
     def witness(self, point: dict) -> att.TokenwiseHead:
         m, c = point["m"], point["c"]

@@ -80,7 +80,8 @@ class RationalDecodingCollision(Claim):
     def cost(self, point: dict) -> float:
         from math import comb
 
-        return sum((1 << m) * comb(L - 1 + (1 << m), 1 << m) * 2e-5 for L in range(1, point["L_max"] + 1) for m in range(1, point["m_max"] + 1)) + 0.3
+        # coefficients measured by bench/estimates.py
+        return sum((1 << m) * comb(L - 1 + (1 << m), 1 << m) * 2e-6 for L in range(1, point["L_max"] + 1) for m in range(1, point["m_max"] + 1)) + 0.03
 
     def obligations(self, point: dict) -> Obligations:
         """For each L <= L_max and m <= m_max, values (L+1)^x: a decoder of (q, h) for lengths 1..L (verify),
