@@ -33,7 +33,11 @@ def project(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n", encoding="utf-8")
     yield tmp_path
     for name in set(sys.modules) - before:
-        if not name.startswith(("theorems", "solvers")):
+        # only the project's own modules: a library first imported during the test (sympy, when
+        # `new sympy` looks it up) stays, or later tests would mix two copies of it
+        module = sys.modules.get(name)
+        where = getattr(module, "__file__", None) or next(iter(getattr(module, "__path__", None) or ()), "")
+        if str(where).startswith(str(tmp_path)):
             sys.modules.pop(name, None)
     core._REGISTRY.clear()
 
