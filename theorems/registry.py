@@ -32,6 +32,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import inspect
 import os
 import pkgutil
 import sys
@@ -94,9 +95,12 @@ def _listed_modules(pyproject: str) -> tuple[str, ...]:
             raise RegistrationError(f"{pyproject}: reading it needs Python >= 3.11 or the package tomli") from None
     try:
         with open(pyproject, "rb") as handle:
-            table = tomllib.load(handle).get("tool", {}).get("attnproof")
+            tool = tomllib.load(handle).get("tool", {})
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise RegistrationError(f"{pyproject}: cannot be read: {_line(exc)}") from None
+    if not isinstance(tool, dict):  # `tool = 1` is valid TOML
+        raise RegistrationError(f"{pyproject}: [tool] must be a table")
+    table = tool.get("attnproof")
     if table is None:
         return ()
     if not isinstance(table, dict):
@@ -131,7 +135,8 @@ def _import(name: str, origin: str):
         if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
             raise RegistrationError(f"{origin}: no module named {name!r} (is it spelled right, and is its folder the project's?)") from None
         raise RegistrationError(f"{origin}: importing {name!r} failed: {_line(exc)}") from None
-    except Exception as exc:  # a user's module may raise anything at import: one line, never a traceback
+    except (Exception, SystemExit) as exc:  # a user's module may raise anything at import, even sys.exit():
+        # one line and exit 2, never a traceback nor the module's own exit status
         raise RegistrationError(f"{origin}: importing {name!r} failed: {_line(exc)}") from None
 
 
@@ -261,9 +266,13 @@ def discover(check: Callable[[Claim], object], project: Project | None = None) -
         for claim in _claims_in(loaded, origin):
             if not claim.id:
                 raise RegistrationError(f"{origin}: {type(claim).__name__} has no id")
+            if not isinstance(claim.id, str) or not _dotted(claim.id):
+                # the id names the outcome's folder: "../x" or "a b" must not reach a path
+                raise RegistrationError(f"{origin}: {type(claim).__name__}.id must be dotted Python names, "
+                                        f"e.g. \"conjectures.my_conjecture\", got {str(claim.id)[:60]!r}")
             if claim.id in seen:
                 first, where = seen[claim.id]
-                if first is claim or type(first) is type(claim):
+                if first is claim or type(first) is type(claim) or _same_class(first, claim):
                     continue
                 raise RegistrationError(f"two claims share the id {claim.id!r}: one from {where}, one from {origin}; rename one")
             try:
@@ -272,6 +281,16 @@ def discover(check: Callable[[Claim], object], project: Project | None = None) -
                 raise RegistrationError(f"{origin}: {_line(exc).partition(': ')[2] or exc}") from None
             seen[claim.id] = (claim, origin)
     return [claim for claim, _ in seen.values()]
+
+
+def _same_class(one: Claim, other: Claim) -> bool:
+    """One class imported under two module names (``conjectures.x`` listed in pyproject.toml and
+    ``conjectures/x.py`` imported as ``x``): the same source file and the same qualified name."""
+    try:
+        files = {os.path.realpath(inspect.getfile(type(c))) for c in (one, other)}
+    except (TypeError, OSError):
+        return False
+    return len(files) == 1 and type(one).__qualname__ == type(other).__qualname__
 
 
 def shadowed(name: str) -> str | None:

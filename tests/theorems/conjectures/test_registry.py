@@ -95,6 +95,15 @@ def test_the_same_module_reached_twice_counts_once(project, capsys, monkeypatch)
     assert listed(capsys).count("conjectures.twice_one") == 1
 
 
+def test_a_folder_module_also_listed_by_its_dotted_name_counts_once(project, capsys):
+    """``conjectures.x`` in pyproject.toml and ``conjectures/x.py`` are one file imported under two
+    names: one claim, not two claims sharing an id."""
+    (project / "conjectures").mkdir()
+    (project / "conjectures" / "dotted_one.py").write_text(GOOD.format(name="dotted_one"), encoding="utf-8")
+    (project / "pyproject.toml").write_text("[tool.attnproof]\nconjectures = ['conjectures.dotted_one']\n", encoding="utf-8")
+    assert listed(capsys).count("conjectures.dotted_one") == 1
+
+
 def test_two_modules_with_one_id_or_one_name_are_refused(project, capsys):
     (project / "conjectures").mkdir()
     (project / "conjectures" / "twice_one.py").write_text(GOOD.format(name="twice_one"), encoding="utf-8")
@@ -121,6 +130,13 @@ def test_two_modules_with_one_id_or_one_name_are_refused(project, capsys):
     ({"pyproject.toml": "[tool.attnproof]\nconjectures = 'one'\n"}, "conjectures must be a list of module names"),
     ({"pyproject.toml": "[tool.attnproof]\nmodules = ['x']\n"}, "unknown key(s) ['modules']"),
     ({"pyproject.toml": "[tool.attnproof\n"}, "cannot be read"),
+    ({"pyproject.toml": "tool = 1\n"}, "[tool] must be a table"),
+    ({"conjectures/exits_one.py": "import sys\nsys.exit(0)\n"}, "importing 'exits_one' failed: SystemExit"),
+    ({"conjectures/exits_two.py": "import sys\nsys.exit('bye')\n"}, "importing 'exits_two' failed: SystemExit: bye"),
+    ({"conjectures/number_id.py": GOOD.format(name="number_id").replace('id = "conjectures.number_id"', "id = 5")},
+     "id must be dotted Python names"),
+    ({"conjectures/path_id.py": GOOD.format(name="path_id").replace('"conjectures.path_id"', '"../../escaped"')},
+     "id must be dotted Python names"),
 ])
 def test_every_registration_mistake_is_one_line_and_exit_2(project, capsys, setup, words):
     for rel, text in setup.items():
