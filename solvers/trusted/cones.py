@@ -72,7 +72,7 @@ def _exclusion(entry, m: int, queries: set):
     rows, ys, lengths = [], [], set()
     for row in listof(entry["rows"], "rows", 1):
         q_text, side, y, context = _entry(row, 4, "row is [query, side, multiplier, context tokens]")
-        require(q_text in names, f"row query {str(q_text)[:40]!r} is not the middle or an end")
+        require(isinstance(q_text, str) and q_text in names, f"row query {str(q_text)[:40]!r} is not the middle or an end")
         q = names[q_text]
         seq = [token(t, m) for t in listof(context, "context", 1, 7)] + [q]
         lengths.add(len(seq))

@@ -84,6 +84,8 @@ def test_malformed_data_is_rejected_with_a_reason(honest):
     bad = copy.deepcopy(honest)
     bad["exclusions"][0]["rows"][0][0] = "11111"
     rejected(bad, "not the middle or an end")
+    bad["exclusions"][0]["rows"][0][0] = ["01100"]  # not a token at all (unhashable): the same reason
+    rejected(bad, "not the middle or an end")
     many = [format(x, "05b") for x in range(10)]
     rejected(honest | {"queries": many}, "entries")  # at most nine queries: the search is bounded
 
