@@ -111,16 +111,22 @@ def main(argv: list[str] | None = None) -> int:
             cells.append("undefined" if v["rho"] == "undefined" else f"{v['rho']} {v['95% interval']}")
         print(f"| {r['parameters']['multiplier']} | " + " | ".join(cells) + " |")
 
-    pooled = [dict(row, head=f"{row['head']}@{r['parameters']['multiplier']}") for r in records for row in r["facts"]["heads"]]
-    if len(records) > 1:
-        table = {}
-        for row in pooled:  # one entry per head-temperature setting: its means over the sentences
-            table.setdefault(row["head"], []).append(row)
-        xs = [mean(row["r_tau"][str(C.PLOT_TAU)] for row in rows) for rows in table.values()]
-        ys = [mean(row["upper"] for row in rows) for rows in table.values()]
-        low, high, used = C.bootstrap(xs, ys, 1000, 0)
-        print(f"\npooled over the {len(table)} head-temperature settings: Spearman's rho (r_tau at tau = {C.PLOT_TAU} vs upper) = "
-              f"{C.spearman(xs, ys):.3f}, 95% interval [{low:.3f}, {high:.3f}] ({used} resamples)")
+    if len(records) > 1 and any(Fraction(r["parameters"]["multiplier"]) == 1 for r in records):
+        # pooled over head-temperature settings (each a head's means over the sentences at one c), against the
+        # certified upper bound: r_tau with tau fixed in logit units of c L, and with tau scaled by c (which is
+        # r_tau of the c = 1 logits, since sigma(c L P) = c sigma(L P))
+        base = C.per_head(next(r for r in records if Fraction(r["parameters"]["multiplier"]) == 1)["facts"]["heads"])
+        tau = f"r_tau={C.PLOT_TAU}"
+        fixed, scaled, upper = [], [], []
+        for r in records:
+            for key, row in C.per_head(r["facts"]["heads"]).items():
+                fixed.append(row[tau])
+                scaled.append(base[key][tau])
+                upper.append(row["upper"])
+        for name, xs in ((f"tau = {C.PLOT_TAU} fixed", fixed), (f"tau = {C.PLOT_TAU} x c", scaled)):
+            low, high, used = C.bootstrap(xs, upper, 1000, 0)
+            print(f"\npooled over the {len(upper)} head-temperature settings, r_tau ({name}) vs upper: Spearman's rho = "
+                  f"{C.spearman(xs, upper):.3f}, 95% interval [{low:.3f}, {high:.3f}] ({used} resamples of settings)")
 
     print("\nfurthest from the law (upper bound's rank against r_tau's, tau = 1):\n")
     for r in records:
