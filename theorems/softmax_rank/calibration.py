@@ -28,6 +28,11 @@ trusted checker re-checks:
   (``approx-rank-upper``);
 * ``rank_eps(A) >= lower``: rows with disjoint grouped columns, each margin
   > eps in arb (``approx-rank-lower``).
+* the **interaction subspace** at tau = 1 (S6 on a real head): ``L_k = F G``,
+  the float rank-``r_tau`` truncated SVD of ``L P`` rounded, has rank <= r_tau
+  exactly (``rank-upper``), and every row of A is within ``2 tanh(osc_i / 4)``
+  of ``rowsoftmax(L_k)`` in l1, ``osc_i`` the range of row i of ``L - L_k``
+  (``residual-bound``, arb); by Eckart-Young ``osc_i <= 2 sigma_{k+1} <= 2 tau``.
 
 The bounds are what float searches found (deterministic, computed once per
 point by :func:`plan` and shared by ``run`` and ``obligations``); the checker
