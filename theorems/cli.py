@@ -346,7 +346,7 @@ def cmd_new(args) -> int:
     path = os.path.join(folder, f"{name}.py")
     if os.path.exists(path):
         raise UsageError(f"{path} exists; choose another NAME or remove it")
-    taken = registration.shadowed(name)
+    taken = registration.shadowed(name, project)
     if taken:
         raise UsageError(f"NAME {name!r} would shadow the module {name} of {taken}; choose another NAME")
     claim_id = f"conjectures.{name}"

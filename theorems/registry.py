@@ -293,12 +293,21 @@ def _same_class(one: Claim, other: Claim) -> bool:
     return len(files) == 1 and type(one).__qualname__ == type(other).__qualname__
 
 
-def shadowed(name: str) -> str | None:
-    """Where a module named ``name`` already lives (stdlib, installed, attnproof itself), or None."""
+def shadowed(name: str, project: Project | None = None) -> str | None:
+    """Where a module named ``name`` already lives (stdlib, installed, attnproof itself, or the
+    ``project``'s own folder, from which its ``[tool.attnproof]`` modules import), or None."""
     if name in sys.builtin_module_names or name in getattr(sys, "stdlib_module_names", ()):
         return "the standard library"
     if name in ("theorems", "solvers", CONJECTURES_FOLDER):
         return "attnproof"
+    if project is not None:
+        # the project folder goes on sys.path before conjectures/ whenever pyproject.toml lists
+        # modules: a conjectures/NAME.py beside a NAME.py there could never be imported
+        for candidate in (os.path.join(project.root, f"{name}.py"), os.path.join(project.root, name, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+        if any(listed.split(".")[0] == name for listed in project.modules):
+            return f"{project.pyproject} [tool.attnproof]"
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):

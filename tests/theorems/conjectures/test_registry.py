@@ -200,6 +200,22 @@ def test_new_refuses_names_that_shadow_modules_or_taken_ids(project, capsys, nam
     assert not (project / "conjectures").exists()
 
 
+def test_new_refuses_a_name_the_projects_own_modules_hold(project, capsys):
+    """A NAME.py (or package NAME) in the project folder imports before conjectures/NAME.py once
+    pyproject.toml lists modules: `new` must not write a conjecture that breaks the project."""
+    (project / "pyproject.toml").write_text("[tool.attnproof]\nconjectures = ['held_one']\n", encoding="utf-8")
+    (project / "held_one.py").write_text(GOOD.format(name="held_one_listed"), encoding="utf-8")
+    assert "held_one.py" in one_line_error(capsys, ["new", "held_one"])
+    (project / "held_two").mkdir()
+    (project / "held_two" / "__init__.py").write_text("", encoding="utf-8")
+    assert "held_two" in one_line_error(capsys, ["new", "held_two"])
+    assert "conjectures.held_one_listed" in listed(capsys)  # the project still registers
+    (project / "pyproject.toml").write_text("[tool.attnproof]\nconjectures = ['held_one', 'held_three.sub']\n",
+                                            encoding="utf-8")
+    assert "[tool.attnproof]" in one_line_error(capsys, ["new", "held_three"])
+    assert not (project / "conjectures").exists()
+
+
 def test_verify_in_a_project_whose_claims_cannot_be_registered_is_exit_2(project, capsys):
     (project / "conjectures").mkdir()
     (project / "conjectures" / "verify_one.py").write_text(GOOD.format(name="verify_one"), encoding="utf-8")
