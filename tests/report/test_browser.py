@@ -104,8 +104,12 @@ const wide = Array.from(document.body.querySelectorAll('*')).filter(el => {
        + ' ' + Math.round(el.getBoundingClientRect().right));
 const words = Array.from(document.querySelectorAll('math mi, math mo, math mtext')).map(e => e.textContent.trim())
   .filter(t => /^(var)?(epsilon|theta|phi|rho|sigma|pi)$|^(alpha|beta|gamma|delta|kappa|lambda|mu|tau|psi|omega|ell|infty|Theta|Omega)$/.test(t));
+// mathematics spilling out of its table cell over the next one
+const spills = Array.from(document.querySelectorAll('td math')).filter(m => {
+    const td = m.closest('td'); return !clipped(m) && m.getBoundingClientRect().right > td.getBoundingClientRect().right + 1; })
+  .map(m => m.textContent.slice(0, 40));
 return {
-  scrollWidth: document.documentElement.scrollWidth, width: width, wide: wide.slice(0, 5), greekWords: words,
+  scrollWidth: document.documentElement.scrollWidth, width: width, wide: wide.slice(0, 5), greekWords: words, spills: spills,
   links: Array.from(document.querySelectorAll('a[href], img[src]')).map(a =>
       new URL(a.getAttribute(a.tagName === 'IMG' ? 'src' : 'href'), document.baseURI).href),
   ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id),
@@ -122,6 +126,7 @@ def assert_rendered(driver, name):
     seen = driver.execute_script(READER)
     assert seen["greekWords"] == [], f"Greek letters spelled as words in the mathematics of {name}: {seen['greekWords']}"
     assert seen["scrollWidth"] <= seen["width"] and seen["wide"] == [], f"wider than the window on {name}: {seen}"
+    assert seen["spills"] == [], f"mathematics spilling out of its table cell on {name}: {seen['spills']}"
     assert state["maths"] > 0 and state["mathsLaidOutAsMath"] == state["maths"], f"MathML not rendered on {name}: {state}"
     # a fraction laid out as MathML puts its numerator above its denominator
     assert state["fractions"] == state["allFractions"], f"fractions not stacked on {name}: {state}"

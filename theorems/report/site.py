@@ -59,7 +59,7 @@ ul.legend { columns: 2 28rem; padding-left: 1.1rem; } ul.legend li { break-insid
 p.counts .badge { margin-right: 0.2rem; }
 math { font-size: 1.05em; }
 math[display="block"] { margin: 0.3rem 0; }
-div.display, .formula { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.1rem 0; }
+div.display, .formula, .cell-math { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.1rem 0; }
 """
 
 
@@ -366,11 +366,13 @@ def statement_html(claim) -> str:
     for word, (expr, words) in [("assume", h) for h in statement_.hypotheses] + [("then", statement_.conclusion)]:
         note = (' <span class="muted">(the sympy object evaluates to true: the words carry this hypothesis)</span>'
                 if expr is sympy.true else "")
-        rows.append(f"<tr><td>{word}</td><td>{mathml.sympy_mathml(expr)}</td><td>{mathml.prose(words)}{note}</td></tr>")
+        rows.append(f'<tr><td>{word}</td><td><div class="cell-math">{mathml.sympy_mathml(expr)}</div></td>'
+                    f"<td>{mathml.prose(words)}{note}</td></tr>")
     return (f'<div class="formula" id="formula">{formula}</div>'
             '<p class="muted">The statement with its quantifiers (the variables its hypotheses name are bound in front; '
             "what only the words quantify — heads, readouts — stays in the words). Its parts, each with its words:</p>"
-            f'<table class="statement">{"".join(rows)}</table>')
+            '<table class="statement wide"><colgroup><col style="width: 8%"><col style="width: 50%">'
+            f'<col style="width: 42%"></colgroup>{"".join(rows)}</table>')
 
 
 def _formula(claim_statement) -> str:
