@@ -270,6 +270,10 @@ def discover(check: Callable[[Claim], object], project: Project | None = None) -
                 # the id names the outcome's folder: "../x" or "a b" must not reach a path
                 raise RegistrationError(f"{origin}: {type(claim).__name__}.id must be dotted Python names, "
                                         f"e.g. \"conjectures.my_conjecture\", got {str(claim.id)[:60]!r}")
+            if claim.established == "open" and claim.expected == "verified":
+                # an open conjecture's check reports unknown at best: CI would fail on every run
+                raise RegistrationError(f"{origin}: {claim.id} is an open conjecture, so it never comes out verified; "
+                                        "expect \"unknown\" (or \"refuted\" once a certified counterexample is known)")
             if claim.id in seen:
                 first, where = seen[claim.id]
                 if first is claim or type(first) is type(claim) or _same_class(first, claim):

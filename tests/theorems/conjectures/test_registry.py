@@ -137,6 +137,9 @@ def test_two_modules_with_one_id_or_one_name_are_refused(project, capsys):
      "id must be dotted Python names"),
     ({"conjectures/path_id.py": GOOD.format(name="path_id").replace('"conjectures.path_id"', '"../../escaped"')},
      "id must be dotted Python names"),
+    ({"conjectures/expects_verified.py": GOOD.format(name="expects_verified").replace(
+        'source = "A. Reader, notes (2026)"', 'source = "A. Reader"\n    expected = "verified"')},
+     "is an open conjecture, so it never comes out verified"),
 ])
 def test_every_registration_mistake_is_one_line_and_exit_2(project, capsys, setup, words):
     for rel, text in setup.items():
