@@ -72,8 +72,10 @@ def test_a_broken_upper_bound_leaves_the_claim_unestablished(monkeypatch):
 
 
 def test_certified_rank_bounds_refuses_epsilon_one():
-    with pytest.raises(ParameterError, match="approximation rank is 0"):
-        CertifiedRankBounds().point({"epsilon": "3/2"})
+    # at epsilon >= 1 the zero matrix is within epsilon (rank 0): the advertised range is open at 1
+    for eps in ("3/2", 1):
+        with pytest.raises(ParameterError, match=r"in \[1/1000000, 1\)"):
+            CertifiedRankBounds().point({"epsilon": eps})
 
 
 def test_multiplicity_identity_is_symbolic_and_beside_the_verdict():
