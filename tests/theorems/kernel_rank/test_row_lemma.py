@@ -63,7 +63,8 @@ def test_a_wrong_symbolic_combination_is_not_verified(monkeypatch):
 
     def wrong():
         residual, weights = good()
-        return residual + row_lemma._Kz, weights
+        _w, _s, _Kq, _Kz, *_ = row_lemma._symbols()
+        return residual + _Kz, weights
 
     monkeypatch.setattr(row_lemma, "symbolic_combination", wrong)
     claim = RowLemma()
