@@ -273,9 +273,10 @@ class FeatureRankTable(Claim):
         )
 
     def cost(self, point: dict) -> float:
+        # seconds on one core, measured by bench/estimates.py (m_max = 6: 4.8 s; m_max = m_degree2 = 7: 19.8 s)
         m = point["m_max"]
-        base = 0.4 + 0.3 * (m >= 4) + 2.5 * (m >= 5) + 1.0 * (m >= 6) + 4.0 * max(0, m - 6)
-        base += sum({6: 4.0, 7: 25.0, 8: 150.0}.get(k, 0.0) for k in range(6, min(m, point["m_degree2"]) + 1))
+        base = 0.4 + 0.3 * (m >= 4) + 1.5 * (m >= 5) + 0.6 * (m >= 6) + 2.5 * max(0, m - 6)
+        base += sum({6: 2.2, 7: 12.0, 8: 75.0}.get(k, 0.0) for k in range(6, min(m, point["m_degree2"]) + 1))
         return base + (120.0 if point["search"] and m >= 5 else 2.0 * point["search"])
 
     def witness(self, point: dict):
