@@ -249,8 +249,8 @@ def sources(project: Project | None = None) -> Iterable[tuple[str, object]]:
     if project.folder:
         yield from _folder_modules(project.folder)
     names = [n.strip() for n in os.environ.get(MODULES_VARIABLE, "").split(",") if n.strip()]
-    if names and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    if names:
+        _on_path(os.getcwd())  # after everything else, like the project: a stray colorsys.py there shadows nothing
     for name in names:
         yield f"${MODULES_VARIABLE}", _import(name, f"${MODULES_VARIABLE}")
 

@@ -160,6 +160,18 @@ def test_the_variable_still_works_and_reports_a_module_without_claim(project, ca
     assert f"${core.MODULES_VARIABLE}: var_empty defines no CLAIM" in one_line_error(capsys)
 
 
+def test_the_variable_puts_the_working_directory_after_every_installed_module(project, capsys, monkeypatch):
+    import importlib.util
+
+    (project / "var_two.py").write_text(GOOD.format(name="var_two"), encoding="utf-8")
+    (project / "colorsys.py").write_text("raise RuntimeError('a stray file in the working directory')\n", encoding="utf-8")
+    monkeypatch.setenv(core.MODULES_VARIABLE, "var_two")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert "conjectures.var_two" in listed(capsys)
+    sys.modules.pop("colorsys", None)
+    assert importlib.util.find_spec("colorsys").origin != str(project / "colorsys.py")
+
+
 def test_a_broken_entry_point_is_one_line(project, capsys, monkeypatch):
     from importlib import metadata
 
