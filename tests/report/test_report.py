@@ -481,3 +481,29 @@ def test_sentences_come_once_in_the_abstracts_order_with_claims_by_relation(monk
     monkeypatch.setattr(toy.UnipotentRank, "paper", "")
     last = model.sentences([model.Entry(c, [], model.standing(c, []), "") for c in registry().values()])[-1]
     assert last.paper == "" and last.entries[0].id == "report_test.unipotent_rank"
+
+
+def test_a_conjecture_page_says_who_states_it_and_never_credits_the_paper(monkeypatch):
+    """A user's conjecture about a paper: its sentence sits under its own source, not under "What the paper states"."""
+    from types import SimpleNamespace
+
+    from theorems.report import markdown, model, site
+
+    monkeypatch.setattr(toy.UnipotentRank, "source", "user conjecture", raising=False)
+    monkeypatch.setattr(toy.UnipotentRank, "relation", "a conjecture")
+    claim = get("report_test.unipotent_rank")
+    entry = model.Entry(claim, [], model.standing(claim, []), "")
+    report = SimpleNamespace(entries=[entry])
+    page = site.claim_page(report, entry).decode("utf-8")
+    text = markdown.claim_page(report, entry)
+    for shown in (visible_text(page), text):
+        assert "What the paper states" not in shown
+        assert "Stated by user conjecture" in shown
+        head = shown.split("Stated by user conjecture")[0]
+        title = model.paper_title(claim.paper)
+        # the paper appears only as what the conjecture is about, after who states it
+        assert "about arXiv:2608.28150" in " ".join(head.split()) and (not title or title in head)
+    # a claim its paper states keeps the paper's heading
+    paper_claim = get("report_test.diagonal_rank")
+    paper_entry = model.Entry(paper_claim, [], model.standing(paper_claim, []), "")
+    assert "What the paper states" in markdown.claim_page(SimpleNamespace(entries=[paper_entry]), paper_entry)

@@ -87,13 +87,18 @@ def claim_page(report, entry) -> str:
     claim = entry.claim
     symbolic = (f" Beside it, *symbolic (sympy)*: {', '.join(entry.symbolic)} — not checked by the trusted checker."
                 if entry.symbolic else "")
+    heading, paper = model.attribution(claim)
+    title = f" *{model.paper_title(claim.paper)}*" if paper and model.paper_title(claim.paper) else ""
+    by = f"stated by {model.source_of(claim)}"
+    # who states it comes first unless the paper does: a conjecture is never credited to the paper it is about
+    said = f"{paper}{title} · {by}" if model.stated_by_paper(claim) else f"{by}" + (f" · {paper}{title}" if paper else "")
     lines = [f"[← all claims](../index.md)", "", f"# {claim.title}", "",
-             f"`{entry.id}` · arXiv:{claim.paper} *{model.paper_title(claim.paper)}* · stated by {model.source_of(claim)}", "",
+             f"`{entry.id}` · {said}", "",
              f"How it serves the paper's sentence: *{model.relation_of(claim)}*.", "",
              f"**Established here: {entry.standing.label}** — {entry.standing.detail}{symbolic}", "",
              f"The rung is what the trusted checker accepted at the points below; the claim expects "
              f"`{claim.expected}` at the default point.", "",
-             "## What the paper states", "", f"> {claim.sentence}", "",
+             f"## {heading}", "", f"> {claim.sentence}", "",
              "## Our reading", "", _docstring(entry.reading) or "(no reading given)", "",
              "## The statement checked", ""]
     try:

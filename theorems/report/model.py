@@ -553,6 +553,25 @@ def source_of(claim: Claim) -> str:
     return f"arXiv {claim.paper}" if claim.paper else "unattributed"
 
 
+def stated_by_paper(claim: Claim) -> bool:
+    """True when the claim's sentence is its paper's own: the source is that paper (``arXiv P``) and the claim
+    is not a conjecture.  A user's conjecture about a paper is never shown as something the paper states."""
+    source = " ".join(source_of(claim).replace("arXiv:", "arXiv ").split())
+    return bool(claim.paper) and source == f"arXiv {claim.paper}" and relation_of(claim) != "a conjecture"
+
+
+def attribution(claim: Claim) -> tuple[str, str]:
+    """How a claim page names its sentence: ``(heading, what the paper is to it)``.
+
+    A paper's sentence: "What the paper states" and the paper; anyone else's: "Stated by <source>" and the
+    paper only as what the sentence is about ("about arXiv:P"), after who states it."""
+    if stated_by_paper(claim):
+        return "What the paper states", f"arXiv:{claim.paper}"
+    source = source_of(claim)
+    heading = "The sentence (its source is not given)" if source == "unattributed" else f"Stated by {source}"
+    return heading, f"about arXiv:{claim.paper}" if claim.paper else ""
+
+
 def _abstract_order() -> dict[str, int]:
     """Where each sentence stands in its abstract: the order of the string constants of the claim packages
     (``theorems.kernel_rank``, ``theorems.softmax_rank`` hold the abstracts' sentences verbatim, in order)."""

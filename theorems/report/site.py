@@ -389,9 +389,7 @@ def claim_page(report, entry) -> bytes:
     standing = entry.standing
     parts = [f'<nav><a href="{root}index.html">← all claims</a> · <a href="{quote(entry.id)}.md">Markdown</a></nav>',
              f"<h1>{html.escape(claim.title)}</h1>",
-             f"<p><code>{html.escape(entry.id)}</code> · arXiv:{html.escape(claim.paper)} "
-             f"<em>{html.escape(model.paper_title(claim.paper))}</em> · stated by "
-             f"{html.escape(model.source_of(claim))}</p>",
+             f"<p><code>{html.escape(entry.id)}</code> · {_attribution_html(claim)}</p>",
              f'<p id="relation">How it serves the paper\'s sentence: <span class="relation">'
              f"{html.escape(model.relation_of(claim))}</span> — {html.escape(RELATIONS.get(model.relation_of(claim), ''))}. "
              f'<a href="{root}index.html#row-{model.safe(entry.id)}">The sentence and every claim serving it</a>.</p>',
@@ -400,7 +398,7 @@ def claim_page(report, entry) -> bytes:
              f"{symbolic_badge(entry)}<br>"
              f'<span class="muted">The rung is what the trusted checker accepted at the points below; the claim '
              f"expects <code>{html.escape(claim.expected)}</code> at the default point.</span></div>",
-             '<h2 id="paper">What the paper states</h2>',
+             f'<h2 id="paper">{html.escape(model.attribution(claim)[0])}</h2>',
              f"<blockquote>{inline(claim.sentence)}</blockquote>",
              '<h2 id="reading">Our reading</h2>',
              docstring_html(entry.reading) if entry.reading else '<p class="muted">(no reading given)</p>',
@@ -418,6 +416,17 @@ def claim_page(report, entry) -> bytes:
     for point in entry.points:
         parts.append(point_html(report, entry, point))
     return page(f"{claim.title} — attnproof", "\n".join(parts), root)
+
+
+def _attribution_html(claim) -> str:
+    """Who states the claim and its paper: a conjecture's source first, the paper only as what it is about."""
+    paper = model.attribution(claim)[1]
+    title = model.paper_title(claim.paper)
+    paper = html.escape(paper) + (f" <em>{html.escape(title)}</em>" if paper and title else "")
+    by = f"stated by {html.escape(model.source_of(claim))}"
+    if model.stated_by_paper(claim):
+        return f"{paper} · {by}"
+    return by + (f" · {paper}" if paper else "")
 
 
 def _parameters_html(claim) -> str:
