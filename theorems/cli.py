@@ -300,12 +300,32 @@ def cmd_report(args) -> int:
 # -------------------------------------------------------------------- list
 
 
+def _source(claim: Claim) -> str:
+    """``Claim.source`` (who states the claim); a source property that fails or is not text reads "unattributed"."""
+    try:
+        source = claim.source
+    except Exception:  # a plugin's own property: never a traceback in a listing
+        source = ""
+    return source if isinstance(source, str) and source else "unattributed"
+
+
+def _stated_by(row: dict) -> str:
+    """Who states a claim, in words: its paper (``arXiv:P``) when the paper does, otherwise its own source and the
+    paper only as what it is about — a conjecture is never listed as the paper's."""
+    paper = row["paper"]
+    if paper and row["source"] == f"arXiv {paper}" and row["relation"] != "a conjecture":
+        return f"arXiv:{paper}"
+    return f"{row['source']}, about arXiv:{paper}" if paper else row["source"]
+
+
 def cmd_list(args) -> int:
     claims = claims_registered().values()
     rows = [
         {
             "claim": c.id,
             "paper": c.paper,
+            "source": _source(c),
+            "relation": c.relation,
             "title": c.title,
             "expected": c.expected,
             "uses": list(c.uses),
@@ -319,7 +339,7 @@ def cmd_list(args) -> int:
     else:
         for r in rows:
             params = ", ".join(f"{k}={v['default']}" for k, v in r["parameters"].items())
-            print(f"{r['claim']:<44} {r['expected']:<9} arXiv:{r['paper']}  {r['title']}  [{params}]")
+            print(f"{r['claim']:<44} {r['expected']:<9} {_stated_by(r)}  {r['title']}  [{params}]")
     return 0
 
 
@@ -376,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"attnproof {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("list", help="the claims: id, paper, title, expected status, parameters")
+    p = sub.add_parser("list", help="the claims: id, expected status, who states it (source, paper), title, parameters")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_list)
 

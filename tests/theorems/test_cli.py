@@ -100,6 +100,19 @@ def test_list_json_gives_each_parameters_type_and_bounds_as_data(capsys):
     assert rows["kernel_rank.feature_rank_table"]["parameters"]["search"]["size"] is False
 
 
+def test_list_says_who_states_each_claim(capsys):
+    """A conjecture about a paper is listed with its own source; the paper only as what it is about."""
+    assert main(["list", "--json"]) == 0
+    rows = {r["claim"]: r for r in json.loads(capsys.readouterr().out)["claims"]}
+    assert rows["kernel_rank.row_lemma"]["source"] == "arXiv 2608.11427"
+    conjecture = rows["conjectures.multi_head_length"]
+    assert (conjecture["source"], conjecture["paper"]) == ("attnproof worked example", "2608.11427")
+    assert main(["list"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
+    assert "attnproof worked example, about arXiv:2608.11427" in lines["conjectures.multi_head_length"]
+    assert "arXiv:2608.11427" in lines["kernel_rank.row_lemma"] and "about" not in lines["kernel_rank.row_lemma"]
+
+
 def test_verify_of_nothing_is_a_usage_error(tmp_path):
     assert main(["verify", str(tmp_path / "missing")]) == 2
 
