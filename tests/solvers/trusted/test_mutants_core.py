@@ -192,6 +192,8 @@ DIRECTIONS = {
     ("rank-at-least", "bound"): "at least", ("rank-at-most", "bound"): "at most",
     ("approx-rank-at-least", "bound"): "at least", ("approx-rank-at-least", "epsilon"): "at least",
     ("approx-rank-at-most", "bound"): "at most", ("approx-rank-at-most", "epsilon"): "at most",
+    ("approx-rank-at-most-every", "bound"): "at most", ("approx-rank-at-most-every", "epsilon"): "at most",
+    ("approx-rank-at-most-every", "beta_up_to"): "at least", ("approx-rank-at-most-every", "spread_up_to"): "at least",
     ("bits-at-least", "bits"): "at least",
 }
 RANGES = {("solves", "head"), ("solves", "m"), ("solves", "lengths"), ("unsolvable", "m"), ("fails", "m")}
