@@ -203,12 +203,12 @@ def test_ctrl_c_stops_at_once_with_one_line_and_keeps_the_previous_outcomes(tmp_
     assert main(["check", "row_lemma", "--param", "w_max=4", "--jobs", "1", "--out", str(out)]) == 0
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != store.LIST}
     code = "import sys; from theorems.cli import main; sys.exit(main(sys.argv[1:]))"
-    # a first quick point, then points that take several seconds each
-    # (w_max=3, not the 4 done above: a done point is skipped, and a finished one is written at once)
-    argv = [sys.executable, "-c", code, "check", "row_lemma", "softmax_three_tokens", "--param", "w_max=3",
-            "--param", "softmax_three_tokens:m=150,160,170,180", "--jobs", "2", "--out", str(out)]
+    # a first quick point, then points that take 30 s each (a test claim that waits, so the real
+    # claims' speed does not matter; w_max=3, not the 4 done above: a done point is skipped)
+    argv = [sys.executable, "-c", code, "check", "row_lemma", "cli_test.sleeper", "--param", "w_max=3",
+            "--param", "cli_test.sleeper:seconds=30,31,32", "--jobs", "2", "--out", str(out)]
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, "PYTHONPATH": ROOT})
+                               env={**os.environ, "PYTHONPATH": ROOT, core.MODULES_VARIABLE: "tests.theorems.cli_sleeper"})
     try:
         line = "?"
         while line and not line.startswith("[1/"):  # the run is under way once a point has finished
