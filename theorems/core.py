@@ -391,9 +391,9 @@ class OutOfBudget(Exception):
 class Evidence:
     """What a check established: facts, coverage, certificates, a first failure.
 
-    The outcome is ``refuted`` if any sub-check failed (with its counterexample),
-    ``unknown`` if the budget ran out first or a step stayed undecided,
-    ``verified`` otherwise.
+    The outcome is decided by the obligations its certificates discharge
+    (:meth:`outcome`); failures, undecided steps and a budget that ran out
+    only explain an ``unknown``.
     """
 
     def __init__(self, claim: "Claim", point: dict, budget: Budget):
@@ -460,12 +460,16 @@ class Evidence:
     def outcome(self, seconds: float, out_of_budget: bool = False) -> Outcome:
         """The verdict follows the obligations, never the search code's say-so.
 
-        ``refuted`` when a refutation obligation is discharged by an accepted
-        certificate; ``verified`` when every verification obligation is (and
-        nothing failed); otherwise ``unknown``, saying what is missing.  A
-        failure without a certified refutation (a broken witness, a search
-        that found a problem the checker did not confirm) is not a proof
-        either way: the outcome is ``unknown`` and says so.
+        The status is the strongest the discharges earn, as ``attnproof verify``
+        requires: ``refuted`` when a refutation obligation is discharged by an
+        accepted certificate (even if every verification obligation is too);
+        otherwise ``verified`` when every verification obligation is (there is
+        at least one) — a budget that ran out, a step left undecided or a
+        failure without a certified refutation after that are said in the
+        message, and change nothing the certificates prove; otherwise
+        ``unknown``, saying what is missing.  A failure without a certified
+        refutation (a broken witness, a search that found a problem the
+        checker did not confirm) is not a proof either way.
         """
         needed = self.claim.obligations(self.point)
         refuted_by = [o for o in needed.refute if first_discharging(self.judgments, o)]
@@ -483,6 +487,11 @@ class Evidence:
             status = "refuted"
             message = self.failures[0][0] if self.failures else f"certified: {refuted_by[0].words}"
             counterexample = self.failures[0][1] if self.failures else None
+        elif needed.verify and not missing:
+            status = "verified"
+            beside = [f"not a certified refutation: {m}" for m, _ in self.failures[:1]] + self.undecided
+            beside += ["the budget ran out after every obligation was discharged"] if out_of_budget else []
+            message = "; ".join(self.notes + beside)
         elif self.failures:
             status, message = "unknown", f"not established: {self.failures[0][0]} (no certified refutation)"
             counterexample, unknown = self.failures[0][1], "not established"
@@ -493,11 +502,9 @@ class Evidence:
             if partial:  # what was certified before the budget ran out is kept, and said
                 done = sum(1 for d in discharged if d["certificate"])
                 message += f" (partial: {done} of {len(needed.verify)} verify obligations discharged, each with its certificate)"
-        elif not needed.verify or missing:
+        else:
             status, unknown = "unknown", "not established"
             message = f"obligation not discharged: {missing[0].words}" if missing else "the claim states no obligations"
-        else:
-            status, message = "verified", "; ".join(self.notes)
         return Outcome(
             claim=self.claim.id,
             status=status,

@@ -11,9 +11,10 @@ Two stages, in this order:
    it imports never share a process with what stage 1 said): each outcome's
    claim must be installed, its statement hash must be the installed
    claim's, its parameters a valid point of the claim (whose cost estimate
-   is within ``BIND_BUDGET``), an open conjecture is never ``verified``, and
-   the obligations it records must be exactly those the installed claim
-   computes at that point.  So an edited obligation, parameter or tolerance
+   is within ``BIND_BUDGET``), an open conjecture is never ``verified`` and
+   any other claim whose verify obligations are all discharged (stage 1's
+   ``earned``) must say ``verified``, and the obligations it records must be
+   exactly those the installed claim computes at that point.  So an edited obligation, parameter or tolerance
    in an outcome file is caught.  This stage trusts the installed claim
    code, as a reader trusts a claim's statement and obligations.
 
@@ -46,6 +47,7 @@ class OutcomeCheck:
     reason: str = ""
     obligations: list = field(default_factory=list)  # {side, judgment, words, by}
     reach: str = ""
+    earned: str = ""  # the strongest status the discharges earn (stage 1)
     bound: bool = False  # stage 2 accepted the binding
     binding: str = ""
 
@@ -92,7 +94,7 @@ def run_checker(paths: list[str], max_work: int = MAX_WORK) -> Verification:
             result.outcomes.append(OutcomeCheck(
                 path=item["path"], claim=str(item.get("claim", "")), parameters=item.get("parameters") or {},
                 status=str(item.get("status", "")), checked=bool(item["ok"]), reason=item.get("reason", ""),
-                obligations=item.get("obligations", []), reach=item.get("reach", "")))
+                obligations=item.get("obligations", []), reach=item.get("reach", ""), earned=str(item.get("earned", ""))))
         elif item.get("type") == "done":
             result.foreign_modules, finished = item.get("foreign_modules", []), True
     if not finished:
@@ -104,8 +106,9 @@ def run_checker(paths: list[str], max_work: int = MAX_WORK) -> Verification:
 BIND_BUDGET = 600.0  # seconds of a claim's own cost estimate at which binding a point is refused
 
 
-def bind(path: str, claim_id: str) -> tuple[bool, str]:
-    """Stage 2 for one outcome file: its statement, point and obligations are the installed claim's own."""
+def bind(path: str, claim_id: str, earned: str = "") -> tuple[bool, str]:
+    """Stage 2 for one outcome file: its statement, point and obligations are the installed claim's own,
+    and its status is the strongest its discharges ``earned`` (stage 1's word) unless the claim is open."""
     from solvers.trusted import parse
     from solvers.trusted.core import encode
     from theorems.core import ParameterError, registry
@@ -132,6 +135,9 @@ def bind(path: str, claim_id: str) -> tuple[bool, str]:
         return False, "parameters are not written as the claim reads them"
     if claim.established == "open" and record.get("status") == "verified":
         return False, f"{claim.id} is an open conjecture: a check reports it unknown, never verified"
+    if earned == "verified" and record.get("status") == "unknown" and claim.established != "open":
+        return False, (f"every verify obligation is discharged and {claim.id} is no open conjecture: "
+                       "the outcome must say verified, not unknown")
     try:
         estimate = claim.cost(point)
         if estimate > BIND_BUDGET:
@@ -153,7 +159,7 @@ def run_binding(checks: list[OutcomeCheck]) -> None:
             c.binding = "no claim named"
     if not todo:
         return
-    request = json.dumps([[c.path, c.claim] for c in todo])
+    request = json.dumps([[c.path, c.claim, c.earned] for c in todo])
     done = subprocess.run([sys.executable, "-m", "theorems.verification"], input=request, capture_output=True, text=True)
     answers = {}
     for line in done.stdout.splitlines():
@@ -246,10 +252,10 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
 
 
 def _binding_main() -> int:
-    """``python -m theorems.verification``: read ``[[path, claim], ...]`` on stdin, answer one JSON line each."""
-    for path, claim in json.loads(sys.stdin.read()):
+    """``python -m theorems.verification``: read ``[[path, claim, earned], ...]`` on stdin, answer one JSON line each."""
+    for path, claim, earned in json.loads(sys.stdin.read()):
         try:
-            answer = bind(path, claim)
+            answer = bind(path, claim, earned)
         except Exception as exc:  # never a traceback: a failed binding
             answer = (False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}")
         print(json.dumps([path, *answer]), flush=True)

@@ -7,10 +7,20 @@ it).  The checker, knowing nothing of the claim, confirms:
 
 1. every certificate listed is accepted and was made for this claim, this
    statement and this point (its envelope says so; nothing is moved);
-2. ``verified``: every ``verify`` obligation is discharged by an accepted
-   judgment (``core.discharges``); there is at least one;
-   ``refuted``: at least one ``refute`` obligation is discharged;
-   ``unknown``: claims nothing, so needs nothing.
+2. the status is the strongest the discharges **earn** (``core.discharges``
+   decides each obligation):
+
+   * ``refuted`` when some ``refute`` obligation is discharged — it wins even
+     when every ``verify`` obligation is discharged too, as the check decides;
+   * otherwise ``verified`` when every ``verify`` obligation is discharged
+     and there is at least one;
+   * otherwise ``unknown``.
+
+   An outcome saying more than it earns does not stand, nor one saying less:
+   ``unknown`` with a refute obligation discharged hides a refutation.  The
+   one status that may be weaker is ``unknown`` where ``verified`` is earned —
+   an open conjecture's, which this process cannot tell from another claim's,
+   so it reports ``earned`` and the binding stage decides.
 
 That the obligations are the claim's own (recomputed from the installed
 claim at the point) is checked afterwards, outside this process.
@@ -84,8 +94,13 @@ def verdict(path: str, record, results: dict) -> dict:
     rows = [dict(side=side, **o, by=by(o)) for side in ("verify", "refute") for o in obligations[side]]
     out["obligations"], out["reach"] = rows, obligations["reach"]
     verify = [r for r in rows if r["side"] == "verify"]
-    if status == "verified":
-        missing = [r["words"] for r in verify if r["by"] is None]
+    missing = [r["words"] for r in verify if r["by"] is None]
+    refuted_by = [r["by"] for r in rows if r["side"] == "refute" and r["by"]]
+    earned = "refuted" if refuted_by else "verified" if verify and not missing else "unknown"
+    out["earned"] = earned
+    if earned == "refuted" and status != "refuted":
+        out["reason"] = f"a refute obligation is discharged by {refuted_by[0]}: the outcome must say refuted, not {status}"
+    elif status == "verified":
         if not verify:
             out["reason"] = "a verified outcome with no obligations proves nothing"
         elif missing:
@@ -93,10 +108,10 @@ def verdict(path: str, record, results: dict) -> dict:
         else:
             out["ok"] = True
     elif status == "refuted":
-        if any(r["by"] for r in rows if r["side"] == "refute"):
+        if refuted_by:
             out["ok"] = True
         else:
             out["reason"] = "no refutation obligation is discharged by a certificate"
     else:
-        out["ok"] = True  # unknown claims nothing
+        out["ok"] = True  # unknown claims nothing; where verified is earned, the binding asks whether the claim is open
     return out

@@ -77,6 +77,25 @@ class _Rank(core.Claim):
         ev.certify("rank-lower", {"matrix": matrix or self.MATRIX, "rows": [0, 1], "cols": [0, 1], "prime": prime})
 
 
+def test_the_status_is_the_strongest_the_discharges_earn():
+    """Every verify obligation discharged: verified, whatever happened after (an uncertified failure, an
+    undecided step, a budget that ran out) -- as ``attnproof verify`` requires, which sees only the discharges."""
+    for after in (lambda ev: ev.fail("a search found something the checker did not confirm", {"x": 1}),
+                  lambda ev: ev.unknown("z3 gave up"),
+                  lambda ev: (_ for _ in ()).throw(core.OutOfBudget)):
+        class Then(_Rank):
+            def run(self, point, ev):
+                super().run(point, ev)
+                after(ev)
+
+        outcome = Then().check({})
+        assert outcome.status == "verified" and outcome.unknown is None, outcome.message
+        assert [d["certificate"] for d in outcome.discharged] == ["00-rank-lower.cert.json"]
+    failed = Then()
+    failed.run = lambda point, ev: ev.fail("broken witness", {"x": 1})  # nothing discharged: unknown, not established
+    assert failed.check({}).unknown == {"why": "not established", "partial": False}
+
+
 def test_an_exhausted_budget_is_unknown_never_verified():
     outcome = _Slow().check({}, budget=0.05)
     assert outcome.status == "unknown"

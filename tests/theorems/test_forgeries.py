@@ -440,6 +440,39 @@ def test_status_verified_edited_to_refuted(outcomes, tmp_path):
     refused(root, T3, checker="no refutation obligation is discharged")
 
 
+def test_status_refuted_weakened_to_unknown(outcomes, tmp_path):
+    """A discharged refute obligation earns refuted: an outcome saying less (unknown, "budget") does not stand."""
+    root = edit_outcome(outcomes, tmp_path, RDC, lambda r, _: r.update(status="unknown", unknown={"why": "budget", "partial": True}))
+    refused(root, RDC, checker="a refute obligation is discharged by 10-decoding-collision.cert.json: the outcome must say refuted")
+
+
+def test_status_verified_weakened_to_unknown(outcomes, tmp_path):
+    """Every verify obligation discharged earns verified (the claim is no open conjecture): unknown does not stand."""
+    root = edit_outcome(outcomes, tmp_path, T3, lambda r, _: r.update(status="unknown", unknown={"why": "undecided", "partial": True}))
+    _, out = refused(root, T3, binding="every verify obligation is discharged and kernel_rank.three_token_lower_bound is no open conjecture: the outcome must say verified")
+    assert out.checked  # stage 1 cannot know the claim is not open: the binding to the installed claim decides
+
+
+def test_an_honest_partial_unknown_still_stands(outcomes, tmp_path):
+    """An outcome whose discharges earn nothing more than unknown (a certificate short) stands as unknown."""
+    def change(record, point):
+        os.remove(cert(point, "03-rank-one-infeasible"))
+        record["certificates"] = [p for p in record["certificates"] if "03-" not in os.path.basename(p)]
+        record.update(status="unknown", unknown={"why": "budget", "partial": True})
+
+    root = edit_outcome(outcomes, tmp_path, T3, change)
+    result = verification.verify([root])
+    assert result.ok and outcome_of(result, T3).ok
+
+
+def test_an_open_conjecture_with_every_verify_obligation_discharged_stands_as_unknown(outcomes, tmp_path):
+    root, _ = copy(outcomes, tmp_path, MH)
+    result = verification.verify([root])
+    out = outcome_of(result, MH)
+    assert out.status == "unknown" and all(o["by"] for o in out.obligations if o["side"] == "verify")
+    assert result.ok and out.ok
+
+
 def test_status_edited_to_a_word_that_is_not_a_status(outcomes, tmp_path):
     root = edit_outcome(outcomes, tmp_path, T3, lambda r, _: r.update(status="proved"))
     refused(root, T3, checker="status must be one of")

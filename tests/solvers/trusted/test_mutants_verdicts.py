@@ -64,6 +64,7 @@ def test_a_verified_outcome_whose_obligations_are_all_discharged(folder):
     assert out == {
         "type": "outcome", "path": str(folder / "outcome.json"), "ok": True, "reason": "",
         "claim": CLAIM, "status": "verified", "parameters": POINT, "statement": STATEMENT, "reach": "finite",
+        "earned": "verified",
         "obligations": [
             {"side": "verify", "judgment": need(3)["judgment"], "words": "rank X >= 3", "by": "b.cert.json"},
             {"side": "verify", "judgment": need(2)["judgment"], "words": "rank X >= 2", "by": "a.cert.json"},
@@ -89,8 +90,11 @@ def test_a_verified_outcome_with_an_obligation_missing(folder):
 def test_a_refute_obligation_does_not_make_a_verified_outcome(folder):
     rec = record(verify=[], refute=[need(2)], certificates=["a.cert.json"])
     out = run(folder, rec, results_for(folder, **{"a.cert.json": proves(5)}))
-    assert not out["ok"] and out["reason"] == "a verified outcome with no obligations proves nothing"
+    assert not out["ok"] and out["reason"] == "a refute obligation is discharged by a.cert.json: the outcome must say refuted, not verified"
     assert out["obligations"][0]["by"] == "a.cert.json"
+    out = run(folder, record(verify=[], refute=[need(9)], certificates=["a.cert.json"]),
+              results_for(folder, **{"a.cert.json": proves(5)}))
+    assert not out["ok"] and out["reason"] == "a verified outcome with no obligations proves nothing"
 
 
 def test_a_refuted_outcome_needs_one_discharged_refute_obligation(folder):
@@ -106,7 +110,7 @@ def test_a_refuted_outcome_needs_one_discharged_refute_obligation(folder):
 
 def test_an_unknown_outcome_claims_nothing_and_still_lists_its_obligations(folder):
     out = run(folder, record("unknown", verify=[need(3)], reach=""), {})
-    assert out["ok"] and out["reason"] == "" and out["reach"] == ""
+    assert out["ok"] and out["reason"] == "" and out["reach"] == "" and out["earned"] == "unknown"
     assert out["obligations"] == [{"side": "verify", "judgment": need(3)["judgment"], "words": "rank X >= 3", "by": None}]
 
 
@@ -441,3 +445,33 @@ def test_main_reports_foreign_modules_by_top_level_name(tmp_path, toy, limits, c
     for name in ("flint", "solvers", "__main__", "cython_runtime", "json", "os", "sys"):
         assert name not in foreign
     assert not [n for n in foreign if n.startswith("_cython_")]
+
+
+# ------------------------------------------------------------------ the status a verdict earns
+
+
+@pytest.mark.parametrize("status", ["unknown", "verified"])
+def test_a_discharged_refutation_must_be_said(folder, status):
+    """A refute obligation discharged earns refuted; an outcome saying unknown or verified hides it.
+    Refuted wins even when every verify obligation is discharged too (as the check decides)."""
+    rec = record(status, verify=[need(2)], refute=[need(9), need(4)], certificates=["a.cert.json"])
+    out = run(folder, rec, results_for(folder, **{"a.cert.json": proves(5)}))
+    assert not out["ok"] and out["earned"] == "refuted"
+    assert out["reason"] == f"a refute obligation is discharged by a.cert.json: the outcome must say refuted, not {status}"
+    said = run(folder, rec | {"status": "refuted"}, results_for(folder, **{"a.cert.json": proves(5)}))
+    assert said["ok"] and said["reason"] == "" and said["earned"] == "refuted"
+
+
+def test_an_unknown_outcome_whose_verify_obligations_are_discharged_is_left_to_the_binding(folder):
+    """Stage 1 cannot tell an open conjecture (unknown at best) from another claim: it says what is earned."""
+    rec = record("unknown", verify=[need(2), need(3)], refute=[need(9)], certificates=["a.cert.json"])
+    out = run(folder, rec, results_for(folder, **{"a.cert.json": proves(5)}))
+    assert out["ok"] and out["earned"] == "verified" and out["reason"] == ""
+
+
+def test_an_honest_partial_unknown_stands(folder):
+    rec = record("unknown", verify=[need(2), need(7)], refute=[need(9)], certificates=["a.cert.json"])
+    out = run(folder, rec, results_for(folder, **{"a.cert.json": proves(5)}))
+    assert out["ok"] and out["earned"] == "unknown" and [r["by"] for r in out["obligations"]] == ["a.cert.json", None, None]
+    empty = run(folder, record("unknown", verify=[], refute=[need(9)]), {})
+    assert empty["ok"] and empty["earned"] == "unknown"  # no verify obligation earns nothing
