@@ -214,12 +214,23 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
         certs = by_folder.pop(folder, [])
         accepted = sum(1 for c in certs if c["status"] == "accepted")
         verify = [o for o in check.obligations if o["side"] == "verify"]
+        refute = [o for o in check.obligations if o["side"] == "refute"]
         done = sum(1 for o in verify if o["by"])
-        refuted_by = [o["by"] for o in check.obligations if o["side"] == "refute" and o["by"]]
-        rests = f"refuted by {refuted_by[0]}" if check.status == "refuted" and refuted_by else \
-            f"{done} of {len(verify)} verify obligation(s) discharged"
-        verdict = "stands" if check.ok else "DOES NOT STAND"
-        out.append(f"{_point(check, roots)}: {check.status or '?'} {verdict} -- {accepted} of {len(certs)} certificate(s) accepted; {rests}")
+        refuted_by = [o["by"] for o in refute if o["by"]]
+        if refuted_by:
+            rests = f"refuted by {refuted_by[0]}" if check.status == "refuted" else f"a refute obligation is discharged by {refuted_by[0]}"
+        elif check.status == "refuted":
+            rests = f"0 of {len(refute)} refute obligation(s) discharged"
+        else:
+            rests = f"{done} of {len(verify)} verify obligation(s) discharged"
+        if check.ok:
+            out.append(f"{_point(check, roots)}: {check.status} stands -- {accepted} of {len(certs)} certificate(s) accepted; {rests}")
+        else:
+            # the reason first; what the checker accepted as data comes after, never as if it were the outcome
+            why = check.reason if not check.checked else f"binding (stage 2): {check.binding}"
+            out.append(f"{_point(check, roots)}: {check.status or '?'} DOES NOT STAND -- {why}")
+            out.append(f"  what its files hold: {accepted} of {len(certs)} certificate(s) accepted by the checker as data "
+                       f"(each proves its own judgment only); {rests}")
         for c in certs:
             name = os.path.basename(c["path"])
             if c["status"] == "accepted":
@@ -233,9 +244,7 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
             if details or missing:
                 mark = f"discharged by {o['by']}" if o["by"] else "MISSING" if missing else "not discharged"
                 out.append(f"  {o['side']:<7} {o['words']}  -- {mark}")
-        if not check.checked:
-            out.append(f"  REJECTED by the checker: {check.reason}")
-        if not check.bound or details:
+        if details or not (check.bound or check.ok or check.checked):  # a failed binding alone is on the outcome's line
             out.append(f"  binding (stage 2): {check.binding}")
     loose = [c for folder in sorted(by_folder) for c in by_folder[folder]]
     if loose:
@@ -247,7 +256,14 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
         out.append(f"warning: the checker process loaded modules outside the standard library: {', '.join(result.foreign_modules)}")
     accepted = sum(1 for c in result.certificates if c["status"] == "accepted")
     standing = sum(1 for o in result.outcomes if o.ok)
-    out.append(f"{accepted} of {len(result.certificates)} certificate(s) accepted; {standing} of {len(result.outcomes)} outcome(s) stand")
+    if result.ok:
+        out.append(f"{accepted} of {len(result.certificates)} certificate(s) accepted; {standing} of {len(result.outcomes)} outcome(s) stand")
+    else:
+        # what stands first: certificates accepted as data are not outcomes accepted
+        failing = len(result.outcomes) - standing
+        out.append(f"NOT VERIFIED: {standing} of {len(result.outcomes)} outcome(s) stand ({failing} do{'es' if failing == 1 else ''} not); "
+                   f"{accepted} of {len(result.certificates)} certificate(s) accepted by the checker as data"
+                   + (f", {len(result.certificates) - accepted} not" if accepted < len(result.certificates) else ""))
     return out
 
 

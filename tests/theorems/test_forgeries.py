@@ -473,6 +473,30 @@ def test_an_open_conjecture_with_every_verify_obligation_discharged_stands_as_un
     assert result.ok and out.ok
 
 
+def test_verify_says_plainly_what_stands_and_what_does_not(outcomes, tmp_path):
+    """Certificates accepted as data never read as an outcome accepted: a line that says DOES NOT STAND gives
+    its reason first, and the last line says how many outcomes stand before what the checker accepted."""
+    root, [t3, rdc] = copy(outcomes, tmp_path, T3, RDC)
+    path = cert(t3, "00-exhaustive")
+    write(path, read(path) | {"claim": R1})  # accepted as data, but made for another claim
+    os.remove(cert(rdc, "10-decoding-collision"))
+    record = read(os.path.join(rdc, "outcome.json"))
+    record["certificates"] = [p for p in record["certificates"] if "decoding-collision" not in p]
+    write(os.path.join(rdc, "outcome.json"), record)
+    text = verification.lines(verification.verify([root]), [root])
+    [bad_t3] = [line for line in text if line.startswith(T3)]
+    [bad_rdc] = [line for line in text if line.startswith(RDC)]
+    assert bad_t3.startswith(f"{T3} [{os.path.basename(t3)}]: verified DOES NOT STAND -- certificate 00-exhaustive.cert.json was made for another claim")
+    assert bad_rdc.startswith(f"{RDC} [default]: refuted DOES NOT STAND -- no refutation obligation is discharged")
+    for line in (bad_t3, bad_rdc):
+        assert "certificate(s) accepted;" not in line  # no count of accepted data beside "does not stand"
+    under = text[text.index(bad_rdc) + 1]
+    refutes = len(record["obligations"]["refute"])
+    assert "accepted by the checker as data" in under and f"0 of {refutes} refute obligation(s) discharged" in under
+    assert text[-1].startswith("NOT VERIFIED: 0 of 2 outcome(s) stand (2 do not);")
+    assert "certificate(s) accepted by the checker as data" in text[-1]
+
+
 def test_status_edited_to_a_word_that_is_not_a_status(outcomes, tmp_path):
     root = edit_outcome(outcomes, tmp_path, T3, lambda r, _: r.update(status="proved"))
     refused(root, T3, checker="status must be one of")
@@ -748,7 +772,7 @@ def test_a_plugin_that_replaces_the_checker_at_import_changes_nothing_in_stage_1
     finished, code, out, err = attnproof(["verify", root], cwd=tmp_path, env_extra={"ATTNPROOF_CLAIMS": "evil_check"})
     assert finished and code == 1 and "Traceback" not in err
     assert "REJECTED" in out and "unknown certificate kind 'nonsense'" in out and "forged by a plugin" not in out
-    assert "3 of 4 certificate(s) accepted; 0 of 1 outcome(s) stand" in out
+    assert "NOT VERIFIED: 0 of 1 outcome(s) stand (1 does not); 3 of 4 certificate(s) accepted by the checker as data, 1 not" in out
 
 
 def test_a_plugin_cannot_change_what_verify_reports_of_stage_1(outcomes, tmp_path):
