@@ -93,6 +93,9 @@ def parse_params(items: list[str], claims: list[Claim]) -> dict[str, list[dict]]
             raise UsageError(f"--param {key} has no value")
         target, _, name = key.rpartition(":")
         targets = [c for c in claims if (not target or c.id == target or c.id.endswith("." + target))]
+        if target and len(targets) > 1 and not any(c.id == target for c in targets):
+            raise UsageError(f"--param {item!r}: claim {target!r} is ambiguous: {', '.join(c.id for c in targets)}; give the full id")
+        targets = [c for c in targets if c.id == target] or targets  # a full id names its claim alone
         if target and not targets:
             raise UsageError(f"--param {item!r}: claim {target!r} is not among the selected claims")
         having = [c for c in targets if any(p.name == name for p in c.parameters)]

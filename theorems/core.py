@@ -678,12 +678,15 @@ def registry() -> dict[str, Claim]:
 
 
 def get(claim_id: str) -> Claim:
-    """A claim by its id, or by the unique id that ends with ``.claim_id`` (``softmax_three_tokens``)."""
+    """A claim by its id, or by the unique id that ends with ``.claim_id`` (``softmax_three_tokens``);
+    a short name two claims share is refused as ambiguous, naming their full ids."""
     claims = registry()
     if claim_id in claims:
         return claims[claim_id]
     matches = [c for name, c in claims.items() if name.endswith("." + claim_id)]
     if len(matches) == 1:
         return matches[0]
+    if matches:
+        raise ParameterError(f"claim {claim_id!r} is ambiguous: {', '.join(c.id for c in matches)}; give the full id")
     raise ParameterError(f"unknown claim {claim_id!r}; known claims: {', '.join(claims)}")
 

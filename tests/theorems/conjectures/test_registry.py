@@ -78,6 +78,22 @@ def test_a_conjectures_folder_registers_without_a_variable(project, capsys):
     assert core.get("folder_one").source == "A. Reader, notes (2026)"
 
 
+def test_a_short_name_two_claims_share_is_ambiguous_never_unknown(project, capsys):
+    """conjectures/rank_two.py beside kernel_rank.rank_two: "rank_two" names both, and says so with the full ids."""
+    (project / "conjectures").mkdir()
+    (project / "conjectures" / "rank_two.py").write_text(GOOD.format(name="rank_two"), encoding="utf-8")
+    with pytest.raises(core.ParameterError) as refused:
+        core.get("rank_two")
+    message = str(refused.value)
+    assert "ambiguous" in message and "unknown" not in message
+    assert "conjectures.rank_two" in message and "kernel_rank.rank_two" in message
+    assert core.get("conjectures.rank_two").id == "conjectures.rank_two"  # the full id still names one claim
+    err = one_line_error(capsys, ["check", "rank_two", "--estimate"])
+    assert "ambiguous" in err and "conjectures.rank_two" in err and "kernel_rank.rank_two" in err
+    err = one_line_error(capsys, ["check", "conjectures.rank_two", "kernel_rank.rank_two", "--param", "rank_two:m=3", "--estimate"])
+    assert "ambiguous" in err and "conjectures.rank_two" in err and "kernel_rank.rank_two" in err
+
+
 def test_pyproject_lists_modules_importable_from_the_project(project, capsys):
     (project / "pyproject.toml").write_text("[tool.attnproof]\nconjectures = ['listed_one']\n", encoding="utf-8")
     (project / "listed_one.py").write_text(GOOD.format(name="listed_one"), encoding="utf-8")
