@@ -658,6 +658,13 @@ def _validate(claim: Claim) -> None:
         raise ValueError(f"{claim.id}: established must be one of {list(LADDER)}")
     if claim.relation not in RELATIONS:
         raise ValueError(f"{claim.id}: relation must be one of {list(RELATIONS)}")
+    for p in claim.parameters:
+        # a default the claim's own range refuses: `check` would run a point `--param` may not name
+        try:
+            p.parse(p.default, claim.id)
+        except ParameterError:
+            raise ValueError(f"{claim.id}: the default {p.name} = {str(p.default)[:40]} is outside its own range: "
+                             f"{p.allowed()}") from None
 
 
 def _discover() -> None:

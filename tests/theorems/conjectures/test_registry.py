@@ -153,6 +153,16 @@ def test_two_modules_with_one_id_or_one_name_are_refused(project, capsys):
      "id must be dotted Python names"),
     ({"conjectures/path_id.py": GOOD.format(name="path_id").replace('"conjectures.path_id"', '"../../escaped"')},
      "id must be dotted Python names"),
+    ({"conjectures/default_outside.py": GOOD.format(name="default_outside").replace(
+        'source = "A. Reader, notes (2026)"',
+        'source = "A. Reader"\n    parameters = (Parameter("m_max", 4000, 1, 400, "bits"),)').replace(
+        "from theorems.conjectures", "from theorems.core import Parameter\nfrom theorems.conjectures")},
+     "the default m_max = 4000 is outside its own range: an integer in [1, 400]"),
+    ({"conjectures/default_open_end.py": GOOD.format(name="default_open_end").replace(
+        'source = "A. Reader, notes (2026)"',
+        'source = "A. Reader"\n    parameters = (Parameter("m_max", 4, 1, 4, "bits", high_open=True),)').replace(
+        "from theorems.conjectures", "from theorems.core import Parameter\nfrom theorems.conjectures")},
+     "the default m_max = 4 is outside its own range: an integer in [1, 4)"),
     ({"conjectures/expects_verified.py": GOOD.format(name="expects_verified").replace(
         'source = "A. Reader, notes (2026)"', 'source = "A. Reader"\n    expected = "verified"')},
      "is an open conjecture, so it never comes out verified"),
