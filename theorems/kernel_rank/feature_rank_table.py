@@ -7,7 +7,11 @@ of exact length 3 over ``{0,1}^m``.  Each cell of the table carries a certificat
 lower bounds
     * ``r*(m) >= 1`` always (``kappa(q, q) > 0``: nothing to certify);
     * ``r*(m) >= 2`` for m >= 4: the six-row Gordan certificate of K3 on the tokens
-      ``1100, 0011``, zero-padded to m (restriction lemma), re-checked at every m.
+      ``1100, 0011``, zero-padded to m (restriction lemma), re-checked at every m;
+    * ``r*(m) >= 3`` for m >= 5: no head of feature rank <= 2 solves exact length 3 at
+      m = 5, nor (zero padding) at any m >= 5 — ten middle exclusions on eight queries
+      leave no angular order (:func:`theorems.kernel_rank.rank_two.betweenness_certificate`,
+      the checker's ``rank-two-betweenness``); so ``r*(5) = 3``.
 upper bounds
     * ``r*(m) <= 1`` for m <= 3: the rank-one witness of K3;
     * searched rank-r heads: alternating LPs in floating point (for fixed Psi one LP per
@@ -22,8 +26,8 @@ upper bounds
     * softmax: ``kappa = 4^{-<q,x>}``, ``U = <q,x>`` solves length 3 with error <= 1/3 for
       every m (a score-statistic certificate); its feature rank is ``2^m``.
 
-A lower bound >= 3 at some m would be new (the rank-two problem is not convex, so the
-LP machinery does not decide it); the table says so rather than guess.
+A lower bound >= 4 at some m would be new (the betweenness argument is special to rank
+two); the table says so rather than guess.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from theorems import attention as att
 from solvers.trusted.core import digest
 from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
+from theorems.kernel_rank.rank_two import betweenness_certificate
 from theorems.kernel_rank.restriction_lemma import base_certificate
 from theorems.kernel_rank import THREE_TOKENS
 
@@ -205,7 +210,8 @@ def SOFTMAX(m: int) -> dict:
 def claimed_bounds(point: dict) -> dict:
     """The table this claim states: ``{m: (lower, upper)}`` for m = 1..m_max.
 
-    Lower: 1 (kappa(q,q) > 0), 2 for m >= 4.  Upper: 1 for m <= 3; the stored (or searched)
+    Lower: 1 (kappa(q,q) > 0), 2 for m = 4 (rank one fails), 3 for m >= 5 (rank two
+    fails).  Upper: 1 for m <= 3; the stored (or searched)
     rank-2 head at m = 4 and rank-3 head at m = 5; the degree-2 complement family
     (rank ``1 + m + C(m, 2)``) for 6 <= m <= m_degree2; else softmax (feature rank ``2^m``).
     """
@@ -214,7 +220,10 @@ def claimed_bounds(point: dict) -> dict:
             return {1: 1, 2: 1, 3: 1, 4: 2, 5: 3}[m]
         return 1 + m + m * (m - 1) // 2 if m <= point["m_degree2"] else 2**m
 
-    return {m: (1 if m <= 3 else 2, upper(m)) for m in range(1, point["m_max"] + 1)}
+    def lower(m):
+        return 1 if m <= 3 else 2 if m == 4 else 3
+
+    return {m: (lower(m), upper(m)) for m in range(1, point["m_max"] + 1)}
 
 
 def affine_family_row(m: int, q: int, degree: int = 1):
@@ -252,7 +261,8 @@ class FeatureRankTable(Claim):
     relation = "a finite step of an asymptotic"
     expected = "verified"
     established = "verified"
-    uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma", "kernel_rank.softmax_three_tokens")
+    uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma", "kernel_rank.softmax_three_tokens",
+            "kernel_rank.rank_two")
     parameters = (
         Parameter("m_max", 6, 1, 8, "the table covers m = 1..m_max"),
         Parameter("m_degree2", 6, 0, 8, "the degree-2 complement family is tried where the affine one fails, up to this m"),
@@ -273,9 +283,10 @@ class FeatureRankTable(Claim):
         )
 
     def cost(self, point: dict) -> float:
-        # seconds on one core, measured by bench/estimates.py (m_max = 6: 4.8 s; m_max = m_degree2 = 7: 19.8 s)
+        # seconds on one core, measured by bench/estimates.py (m_max = 6: 4.8 s; m_max = m_degree2 = 7: 19.8 s);
+        # the rank-two betweenness certificate (m >= 5) adds 0.1 s once the LP solver is warm
         m = point["m_max"]
-        base = 0.4 + 0.3 * (m >= 4) + 1.5 * (m >= 5) + 0.6 * (m >= 6) + 2.5 * max(0, m - 6)
+        base = 0.4 + 0.3 * (m >= 4) + 1.6 * (m >= 5) + 0.6 * (m >= 6) + 2.5 * max(0, m - 6)
         base += sum({6: 2.2, 7: 12.0, 8: 75.0}.get(k, 0.0) for k in range(6, min(m, point["m_degree2"]) + 1))
         return base + (120.0 if point["search"] and m >= 5 else 2.0 * point["search"])
 
@@ -298,6 +309,9 @@ class FeatureRankTable(Claim):
         if top >= 4:
             verify.append(obligation("r*(m) >= 2 for every m >= 4: no rank-one head solves exact length 3", "unsolvable",
                                      model="kernel", rank=1, m=[4, None], length=3, target="min-ip", tolerance=half))
+        if top >= 5:  # the judgment of rank-two-betweenness at m = 5 (it covers every m >= 5)
+            verify.append(obligation("r*(m) >= 3 for every m >= 5", "unsolvable", model="kernel", rank=2, m=[5, None],
+                                     length=3, target="min-ip", tolerance=half))
         for m in range(6, top + 1):  # why the affine family's rank m + 1 is not in the table
             verify.append(obligation(f"the family a(q) + sum_i b_i(q)(1 - x_i) has no row for q = 1^{m} at m = {m}",
                                      "kernel-row-infeasible", family="affine-complement", length=3,
@@ -333,6 +347,22 @@ class FeatureRankTable(Claim):
                 ev.certify("rank-one-infeasible", {"m": 4, "positions": False, "rows": rows, "nonnegative": nonneg})
             for m in range(4, m_max + 1):
                 sources[m] = {"lower_by": "rank-one-infeasible on 1100, 0011 (every m >= 4)", "upper_by": "softmax 4^-<q,x> (score-statistic)"}
+
+        # Rank two: the betweenness certificate at m = 5 (every m >= 5), planned in rank_two.
+        if m_max >= 5:
+            say("rank two at m=5: ten middle problems and the angular orders")
+            data, open_, order = betweenness_certificate(budget=ev.budget.remaining(), poll=ev.poll)
+            if open_ or order is not None:
+                # a feasible middle problem refutes nothing: the plan, not the claim, is wrong
+                ev.unknown(f"rank two at m = 5: {len(data['exclusions'])} exclusions certified, "
+                           + (f"{len(open_)} not" if open_ else f"the order {order} avoids them")
+                           + "; the lower bound for m >= 5 rests on rank one (2)")
+            else:
+                cert = ev.certify("rank-two-betweenness", data)
+                if any(c is cert for c in ev.certificates):  # accepted (a rejection is recorded as a failure)
+                    for m in range(5, m_max + 1):
+                        sources[m]["lower_by"] = (f"rank-two-betweenness: {len(data['exclusions'])} exclusions on "
+                                                  f"{len(data['queries'])} queries at m = 5 (every m >= 5)")
 
         # Softmax: feature rank <= 2^m, every m <= m_max at once.
         ev.certify("score-statistic", {"m": m_max, "lengths": [3], **SOFTMAX(m_max), "target": "min-ip", "tolerance": Fraction(1, 2)})

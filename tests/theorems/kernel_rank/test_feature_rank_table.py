@@ -9,6 +9,7 @@ from solvers.trusted import linear
 from solvers.trusted.core import discharges
 from theorems.core import first_discharging
 from theorems.kernel_rank import feature_rank_table as frt
+from theorems.kernel_rank.rank_two import EXCLUSIONS_M5, betweenness_certificate
 
 
 def check(kind, data):
@@ -25,7 +26,7 @@ def test_the_table(outcome):
     assert outcome.status == "verified", outcome.message
     table = outcome.facts["r_star"]
     assert [table[m]["upper"] for m in (1, 2, 3)] == [1, 1, 1]
-    assert table[4]["lower"] == 2 and table[5]["lower"] == 2
+    assert table[4]["lower"] == 2 and table[5]["lower"] == 3
     assert table[4]["upper"] == 2 and table[4]["exact"]
     assert table[5]["upper"] == 3
     witnesses = outcome.facts["r_star_witnesses_unchecked"]
@@ -37,7 +38,8 @@ def test_every_cell_is_an_obligation_and_discharged(outcome):
     claim = frt.FeatureRankTable()
     needed = claim.obligations(claim.point({"m_max": 5}))
     accepted = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
-    assert [first_discharging(accepted, o) for o in needed.verify] == ["exhaustive"] * 5 + ["rank-one-infeasible"]
+    assert [first_discharging(accepted, o) for o in needed.verify] == \
+        ["exhaustive"] * 5 + ["rank-one-infeasible", "rank-two-betweenness"]
     assert needed.reach == "m <= 5, length 3"
     # each cell's upper bound needs a head of at most that rank: the affine family's rank 5 at m = 4 is not enough
     affine = next(j for k, j in accepted if k == "exhaustive" and j["m"] == [4, 4] and j["rank"] == 5)
@@ -47,12 +49,68 @@ def test_every_cell_is_an_obligation_and_discharged(outcome):
 def test_the_default_table_covers_the_family_failure_and_softmax():
     claim = frt.FeatureRankTable()
     bounds = frt.claimed_bounds(claim.point())
-    assert bounds[6] == (2, 22)
+    assert bounds[6] == (3, 22)
     needed = claim.obligations(claim.point())
     assert any(o.judgment["judgment"] == "kernel-row-infeasible" for o in needed.verify)
     without = claim.obligations(claim.point({"m_degree2": 5}))
-    assert frt.claimed_bounds(claim.point({"m_degree2": 5}))[6] == (2, 64)
+    assert frt.claimed_bounds(claim.point({"m_degree2": 5}))[6] == (3, 64)
     assert any(o.judgment["judgment"] == "solves" and o.judgment["model"] == "score-statistic" for o in without.verify)
+
+
+def test_the_table_says_r_star_5_is_three(outcome):
+    """r*(5) = 3: the stored rank-3 head above, rank two refuted at every m >= 5 below."""
+    table = outcome.facts["r_star"]
+    assert (table[5]["lower"], table[5]["upper"], table[5]["exact"]) == (3, 3, True)
+    assert "m=5: [3, 3]" in outcome.message
+    lower_three = next(o for o in frt.FeatureRankTable().obligations(frt.FeatureRankTable().point({"m_max": 5})).verify
+                       if o.judgment["judgment"] == "unsolvable" and o.judgment["rank"] == 2)
+    cert = next(c for c in outcome.certificates if c["kind"] == "rank-two-betweenness")
+    judgment = trusted.check(cert).judgment
+    assert discharges(judgment, lower_three.judgment)
+    # it says nothing at m = 4 (there r*(4) = 2) and nothing about rank three
+    assert not discharges(judgment, lower_three.judgment | {"m": [4, None]})
+    assert not discharges(judgment, lower_three.judgment | {"rank": 3})
+    # tables reaching only m = 4 state no rank-two obligation; m = 6 and beyond rest on the same one
+    assert frt.claimed_bounds(frt.FeatureRankTable().point({"m_max": 4}))[4] == (2, 2)
+    assert not any(o.judgment.get("rank") == 2 and o.judgment["judgment"] == "unsolvable"
+                   for o in frt.FeatureRankTable().obligations(frt.FeatureRankTable().point({"m_max": 4})).verify)
+    assert all(lo == 3 for m, (lo, _) in frt.claimed_bounds(frt.FeatureRankTable().point({"m_max": 8})).items() if m >= 5)
+
+
+def _broken_betweenness(**kwargs):
+    """The real certificate with one multiplier of its first exclusion doubled."""
+    data, open_, order = betweenness_certificate(**kwargs)
+    first = data["exclusions"][0]
+    rows = [row[:] for row in first["rows"]]
+    rows[0][2] = 2 * rows[0][2]
+    return {**data, "exclusions": [{**first, "rows": rows}] + data["exclusions"][1:]}, open_, order
+
+
+def _rank_two_obligation(result):
+    return next(d for d in result.discharged if d["obligation"] == "r*(m) >= 3 for every m >= 5")
+
+
+def test_a_broken_betweenness_certificate_leaves_the_lower_bound_at_two(monkeypatch):
+    monkeypatch.setattr(frt, "betweenness_certificate", _broken_betweenness)
+    claim = frt.FeatureRankTable()
+    result = claim.check(claim.point({"m_max": 5}))
+    assert result.status == "unknown" and "rank-two-betweenness" in result.message
+    assert not any(c["kind"] == "rank-two-betweenness" for c in result.certificates)
+    assert _rank_two_obligation(result)["certificate"] is None
+    # every other cell stands: the rank-one bound (2) still holds for m >= 4
+    others = [d for d in result.discharged if d["obligation"] != "r*(m) >= 3 for every m >= 5"]
+    assert others and all(d["certificate"] is not None for d in others)
+    assert result.facts["r_star_witnesses_unchecked"][5]["lower_by"].startswith("rank-one-infeasible")
+
+
+def test_a_plan_with_an_avoiding_order_certifies_nothing(monkeypatch):
+    real = betweenness_certificate
+    monkeypatch.setattr(frt, "betweenness_certificate", lambda **kw: real(EXCLUSIONS_M5[1:], **kw))
+    claim = frt.FeatureRankTable()
+    result = claim.check(claim.point({"m_max": 5}))
+    assert result.status == "unknown" and "avoids them" in result.message
+    assert not any(c["kind"] == "rank-two-betweenness" for c in result.certificates)
+    assert _rank_two_obligation(result)["certificate"] is None
 
 
 class _BrokenStore(frt.FeatureRankTable):
