@@ -87,27 +87,46 @@ def test_an_outcome_made_for_another_statement_is_marked_stale(outcomes, tmp_pat
     assert not entry_of(report, "report_test.unipotent_rank").standing.loud  # the other claim is untouched
 
 
-def test_a_budget_run_out_is_partial_with_each_discharged_obligation_and_its_certificate(outcomes, tmp_path):
+def test_a_budget_run_out_is_partial_with_each_discharged_obligation_and_its_certificate(outcomes, tmp_path, monkeypatch):
+    """A real budget run out between two obligations (``tests/theorems/cli_toy.py``): 1 of 2 discharged, it stands."""
+    from tests.theorems import cli_toy
+    from theorems import core
+
+    two = cli_toy.CLAIM.id
+    core.register(cli_toy.CLAIM)
+    monkeypatch.setenv(core.MODULES_VARIABLE, "tests.report.toy,tests.theorems.cli_toy")  # for verify's binding process
+    try:
+        folder = copy(outcomes, tmp_path)
+        assert main(["check", two, "--budget", "0.000001", "--jobs", "1", "--out", str(folder)]) == 1
+        report = build(str(folder), str(tmp_path / "site"))
+    finally:
+        core._REGISTRY.pop(two, None)
+    entry = entry_of(report, two)
+    (point,) = entry.points
+    assert point.stands and point.partial and point.unknown_why == "budget"  # unknown claims nothing: it stands
+    assert point.status_label == "unknown: budget ran out (partial)"
+    assert [o["by"] for o in point.discharged] == ["00-rank-lower.cert.json"]  # the discharged ones, each with its certificate
+    assert "NOT AS EXPECTED" in entry.standing.label and "budget ran out" in entry.standing.label
+    assert "partial: 1 of 2 obligation(s) discharged" in entry.standing.detail
+    page = (tmp_path / "site" / "claims" / f"{two}.html").read_text(encoding="utf-8")
+    section = page.split(f'id="accepted-point-{safe(point.slug)}"')[1].split("</div>")[0]
+    assert "Partial:" in section and "1 of 2 obligation(s)" in section and "00-rank-lower.cert.json" in section
+    assert "verified up to" not in section and "proved for every parameter" not in section
+    assert "3 x 3 identity has rank at least 3" in section and "not discharged" in section  # the undischarged one too
+    row = (tmp_path / "site" / "index.html").read_text(encoding="utf-8").split(f'id="row-{two}"')[1].split("</tr>")[0]
+    assert "unknown: budget ran out (partial)" in row and "discharged by 00-rank-lower.cert.json" in row
+    assert "partial, never verified" in row
+
+
+def test_an_unknown_whose_certificates_discharge_every_verify_obligation_does_not_stand(outcomes, tmp_path):
+    """diag(1, 1, 1)'s one verify obligation is discharged: an outcome edited to say unknown hides a verification."""
     folder = copy(outcomes, tmp_path)
     edit(folder, "report_test.diagonal_rank", lambda r: r.update(
         status="unknown", message="budget ran out before the check finished", unknown={"why": "budget", "partial": True}))
     report = build(str(folder), str(tmp_path / "site"))
     entry = entry_of(report, "report_test.diagonal_rank")
     (point,) = entry.points
-    assert point.stands and point.partial and point.unknown_why == "budget"  # unknown claims nothing: it stands
-    assert point.status_label == "unknown: budget ran out (partial)"
-    assert [o["by"] for o in point.discharged] == ["00-rank-lower.cert.json"]
-    assert "NOT AS EXPECTED" in entry.standing.label and "budget ran out" in entry.standing.label
-    assert "partial: 1 of 1 obligation(s) discharged" in entry.standing.detail
-    page = (tmp_path / "site" / "claims" / "report_test.diagonal_rank.html").read_text(encoding="utf-8")
-    section = page.split(f'id="accepted-point-{safe(point.slug)}"')[1].split("</div>")[0]
-    assert "Partial:" in section and "1 of 1 obligation(s)" in section and "00-rank-lower.cert.json" in section
-    assert "verified up to" not in section and "proved for every parameter" not in section
-    assert "rank at most 2" in section and "not discharged" in section  # the undischarged one, listed too
-    row = (tmp_path / "site" / "index.html").read_text(encoding="utf-8").split(
-        'id="row-report_test.diagonal_rank"')[1].split("</tr>")[0]
-    assert "unknown: budget ran out (partial)" in row and "discharged by 00-rank-lower.cert.json" in row
-    assert "partial, never verified" in row
+    assert not point.stands and "must say verified" in point.why_not and entry.standing.loud
 
 
 def test_an_old_outcome_file_without_unknown_why_reads_it_from_the_message(outcomes, tmp_path):
@@ -120,15 +139,23 @@ def test_an_old_outcome_file_without_unknown_why_reads_it_from_the_message(outco
 
 
 def test_an_open_conjecture_is_open_not_budget(outcomes, tmp_path, monkeypatch):
-    monkeypatch.setattr(toy.UnipotentRank, "established", "open")
-    monkeypatch.setattr(toy.UnipotentRank, "expected", "unknown")
-    folder = copy(outcomes, tmp_path)
-    edit(folder, "report_test.unipotent_rank", lambda r: r.update(
-        status="unknown", expected="unknown", unknown={"why": "open", "partial": True}))
-    report = build(str(folder), str(tmp_path / "site"))
-    entry = entry_of(report, "report_test.unipotent_rank")
+    """A real check of an open conjecture (``open_toy.py``): every verify obligation discharged, unknown, and it stands."""
+    from theorems import core
+
+    from . import open_toy
+
+    name = open_toy.CLAIM.id
+    core.register(open_toy.CLAIM)
+    monkeypatch.setenv(core.MODULES_VARIABLE, "tests.report.toy,tests.report.open_toy")  # for verify's binding process
+    try:
+        folder = copy(outcomes, tmp_path)
+        assert main(["check", name, "--jobs", "1", "--out", str(folder)]) == 0
+        report = build(str(folder), str(tmp_path / "site"))
+    finally:
+        core._REGISTRY.pop(name, None)
+    entry = entry_of(report, name)
     (point,) = entry.points
-    assert point.unknown_why == "open" and point.status_label == "unknown: open (partial)"
+    assert point.stands and point.unknown_why == "open" and point.status_label == "unknown: open (partial)"
     assert entry.standing.key == "open" and not entry.standing.loud
     assert "on the way, at default: partial: 1 of 1" in entry.standing.detail
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
