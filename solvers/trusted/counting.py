@@ -273,7 +273,7 @@ def _base_work(data) -> int:
     return _count_sequences(m, lengths) * max(lengths) * _power_size(m, data["base"]) + (1 << m) * _power_size(m, data["base"])
 
 
-@kind("base-decoding", "m", "base", "lengths", work=_base_work)
+@kind("base-decoding", "m", "base", "lengths", work=lambda d: 2 * _base_work(d))
 def _base_decoding(data: dict):
     """Values ``B^x``: (q, h) determines T on every sequence whose length is in ``lengths``.
 
@@ -302,7 +302,7 @@ def _collision_work(data) -> int:
     return sum(_len(s) for s in seqs) * _power_size(m, data["base"])
 
 
-@kind("decoding-collision", "m", "base", "max_length", "sequences", work=_collision_work)
+@kind("decoding-collision", "m", "base", "max_length", "sequences", work=lambda d: 8 * _collision_work(d))
 def _decoding_collision(data: dict):
     """Two sequences of lengths <= max_length, one query, one ``h = sum_j B^{x_j} / n``, two targets.
 

@@ -182,7 +182,7 @@ def _lower_work(data: dict) -> int:
     return _sphere_work(data) + rows * max(width, dim) + len(PRECISIONS) * length_of(data["rows"]) * width * (dim + 2)
 
 
-@kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups", work=_lower_work, digits=False)
+@kind("approx-rank-lower", "logits", "multiplicities", "epsilon", "rows", "groups", work=lambda d: 8 * _lower_work(d), digits=False)
 def _approx_rank_lower(data: dict):
     """``rank_eps(A) >= |R|``: rows R with disjoint column groups, each margin > eps (arb).
 
@@ -289,7 +289,7 @@ def _arb_row(row: list[Fraction]) -> list:
     return [_arb(v) for v in _shifted(row)]
 
 
-@kind("residual-bound", "logits", "approximation", work=lambda d: 4 * len(PRECISIONS) * length_of(d["logits"]) * width_of(d["logits"]))
+@kind("residual-bound", "logits", "approximation", work=lambda d: 8 * len(PRECISIONS) * length_of(d["logits"]) * width_of(d["logits"]))
 def _residual_bound(data: dict):
     """For every row i: ``||rowsoftmax(L)_i - rowsoftmax(L')_i||_1 <= 2 tanh(osc_i / 4)``.
 
@@ -321,7 +321,7 @@ RESIDUAL_BOUNDS = {
 TWO_POINT_LENGTH = 16  # entries of the probability row (the counterexamples need two)
 
 
-@kind("residual-two-point", "t", "row", "weights", "bound", "relation", work=lambda d: 8 * length_of(d["row"]) ** 2)
+@kind("residual-two-point", "t", "row", "weights", "bound", "relation", work=lambda d: 32 * length_of(d["row"]) ** 2)
 def _residual_two_point(data: dict):
     """One perturbation whose l1 effect exceeds or attains a candidate residual bound, exactly.
 
@@ -350,7 +350,7 @@ def _residual_two_point(data: dict):
 
 
 @kind("attention-differs", "logits", "other", "row", "column",
-      work=lambda d: 4 * len(PRECISIONS) * width_of(d["logits"]) + 2 * length_of(d["logits"]) * width_of(d["logits"]))
+      work=lambda d: 12 * len(PRECISIONS) * width_of(d["logits"]) + 6 * length_of(d["logits"]) * width_of(d["logits"]))
 def _attention_differs(data: dict):
     """``rowsoftmax(L) != rowsoftmax(L')``: at entry (i, j) the two arb balls are certainly apart."""
     L, S = _pair(data, "other")

@@ -91,7 +91,7 @@ def _work_readout(data) -> int:
     return sum(_n(s) for s in sequences) * (_int_or(data.get("m"), 1, 64) + 4)
 
 
-@kind("readout-infeasible", "m", "query", "weights", "sequences", "multipliers", "tolerance", work=_work_readout)
+@kind("readout-infeasible", "m", "query", "weights", "sequences", "multipliers", "tolerance", work=lambda d: 3 * _work_readout(d))
 def _readout_infeasible(data: dict):
     """Judgment ``no-readout{m, row, lengths, target, tolerance}``: for ONE fixed kernel row
     ``row = digest({"query": q, "weights": {x: K[q,x]}})`` (bit strings, K > 0), no readout
@@ -137,7 +137,7 @@ def _work_rank_one(data) -> int:
     return (size + _n(data.get("nonnegative"))) * (_int_or(data.get("m"), 1, 64) + 8)
 
 
-@kind("rank-one-infeasible", "m", "positions", "rows", "nonnegative", work=_work_rank_one)
+@kind("rank-one-infeasible", "m", "positions", "rows", "nonnegative", work=lambda d: 5 * _work_rank_one(d))
 def _rank_one_infeasible(data: dict):
     """Judgment ``unsolvable{model, rank 1, m [m, null], length n, min-ip, 1/2}``: no head of
     feature rank one has error < 1/2 on every sequence of exact length n, at any m' >= m.
@@ -182,7 +182,7 @@ def _work_reduced(data) -> int:
     return 8 * (sum(_n(r[-1]) + 1 for r in rows if isinstance(r, list) and r) + _n(data.get("nonnegative")))
 
 
-@kind("rank-one-reduced-infeasible", "m", "positions", "rows", "nonnegative", work=_work_reduced)
+@kind("rank-one-reduced-infeasible", "m", "positions", "rows", "nonnegative", work=lambda d: 4 * _work_reduced(d))
 def _rank_one_reduced_infeasible(data: dict):
     """Judgment ``unsolvable{model, rank 1, m [need, null], length n, min-ip, 1/2}``, need =
     the least m realising every row (<= the given m); as ``rank-one-infeasible``, reduced.
@@ -312,7 +312,7 @@ def _kernel_row_case(case, family: str, n: int):
             "order": sorted(bits(z) for z in order)}
 
 
-@kind("kernel-row-infeasible", "family", "length", "cases", work=_work_kernel_row)
+@kind("kernel-row-infeasible", "family", "length", "cases", work=lambda d: 10 * _work_kernel_row(d))
 def _kernel_row_infeasible(data: dict):
     """Judgment ``kernel-row-infeasible{family, length n, cases}`` (every field equal): for each
     case, no kernel row ``K[q, .]`` of the family with any readout row ``U[q, .]`` has error
@@ -360,7 +360,7 @@ def _work_box(data) -> int:
     return _n(data.get("boxes")) * 2 ** (H + 1) * (n ** H + n * m)
 
 
-@kind("box-refutation", "m", "heads", "length", "boxes", work=_work_box)
+@kind("box-refutation", "m", "heads", "length", "boxes", work=lambda d: 2 * _work_box(d))
 def _box_refutation(data: dict):
     """Judgment ``unsolvable{model "kernel-heads-H", rank 1, m [m, null], length n, min-ip, 1/2}``:
     no H rank-one heads (any readouts, affine mixing) solve exact length n at any m' >= m.

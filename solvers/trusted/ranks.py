@@ -103,7 +103,7 @@ def _upper_work(data: dict) -> int:
     return _size(data["matrix"]) * k * _op((k + 1) * d)
 
 
-@kind("rank-upper", "matrix", "left", "right", work=_upper_work, digits=False)
+@kind("rank-upper", "matrix", "left", "right", work=lambda d: 6 * _upper_work(d), digits=False)
 def _rank_upper(data: dict):
     """``rank A <= k``: an exact factorisation ``A = F G``, F: rows x k, G: k x cols."""
     A = matrix(data["matrix"], "matrix")
@@ -125,7 +125,7 @@ def _spectrum_work(data: dict) -> int:
     return n * N * _op(e) + small**3 * (small + e) * (1 + e // 200) // 16
 
 
-@kind("visible-dimension", "logits", "tau", "count", work=_spectrum_work, digits=False)
+@kind("visible-dimension", "logits", "tau", "count", work=lambda d: 2 * _spectrum_work(d), digits=False)
 def _visible_dimension(data: dict):
     """``#{i : sigma_i(L P) > tau} = count`` exactly, ``P = I - 11^T/N`` (tau = 0: rank of L P).
 
@@ -156,7 +156,7 @@ def _visible_dimension(data: dict):
     return judgment, f"#{{sigma_i(L P) > tau}} = {count} ({len(L)} x {N} logits {judgment['logits'][:15]})"
 
 
-@kind("row-shift", "logits", "shifted", work=lambda d: 2 * _size(d["logits"]) * _op(2 * digits_of(d["logits"]) + 2 * digits_of(d["shifted"])))
+@kind("row-shift", "logits", "shifted", work=lambda d: 16 * _size(d["logits"]) * _op(2 * digits_of(d["logits"]) + 2 * digits_of(d["shifted"])))
 def _row_shift(data: dict):
     """``rowsoftmax(L') = rowsoftmax(L)`` because every row of ``L' - L`` is constant.
 

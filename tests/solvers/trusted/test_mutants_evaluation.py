@@ -417,16 +417,16 @@ def test_table_width():
 
 
 def test_kernel_head_estimates():
-    # tables: size^2 (r + 3) per head; then heads * the sequences of each length
-    assert work("exhaustive", tables(3, lengths=(2, 3))) == 64 * 4 + E._count(8, 2, "coordinates", 3) + E._count(8, 3, "coordinates", 3)
-    assert work("exhaustive", tables(3, lengths=(2, 3), symmetry="none")) == 256 + 10 * 2 * 64 + 10 * 3 * 512
-    assert work("exhaustive", tables(2, lengths=(3,), symmetry="none") | {"phi": [[1, 1]] * 4}) == 16 * 5 + 10 * 3 * 64
+    # tables: 8 size^2 (r + 3) per head (8: a table entry against a walked sequence); then heads * the sequences of each length
+    assert work("exhaustive", tables(3, lengths=(2, 3))) == 8 * 64 * 4 + E._count(8, 2, "coordinates", 3) + E._count(8, 3, "coordinates", 3)
+    assert work("exhaustive", tables(3, lengths=(2, 3), symmetry="none")) == 8 * 256 + 10 * 2 * 64 + 10 * 3 * 512
+    assert work("exhaustive", tables(2, lengths=(3,), symmetry="none") | {"phi": [[1, 1]] * 4}) == 8 * 16 * 5 + 10 * 3 * 64
     two = heads(2, [head(4, exact_readout(2))] * 2, lengths=(2, 3), symmetry="context")
-    assert work("multi-head-exhaustive", two) == 2 * 16 * 4 + 2 * (10 * 2 * 4 * 4 + 10 * 3 * 4 * 10)
+    assert work("multi-head-exhaustive", two) == 8 * 2 * 16 * 4 + 2 * (10 * 2 * 4 * 4 + 10 * 3 * 4 * 10)
     with_junk = heads(2, [head(4, exact_readout(2)), 5], lengths=(2, 3), symmetry="none")
-    assert work("multi-head-exhaustive", with_junk) == 16 * 4 + 2 * (10 * 2 * 16 + 10 * 3 * 64)
+    assert work("multi-head-exhaustive", with_junk) == 8 * 16 * 4 + 2 * (10 * 2 * 16 + 10 * 3 * 64)
     alphabet = heads(3, [head(3, exact_readout(2))], alphabet=["111", "000", "101"], lengths=(2, 3), symmetry="context")
-    assert work("multi-head-exhaustive", alphabet) == 9 * 4 + (10 * 2 * 3 * 3 + 10 * 3 * 3 * 6)
+    assert work("multi-head-exhaustive", alphabet) == 8 * 9 * 4 + (10 * 2 * 3 * 3 + 10 * 3 * 3 * 6)
 
 
 def test_positional_estimate():
@@ -437,11 +437,11 @@ def test_positional_estimate():
 
 
 def test_score_estimates():
-    # table + (m + 1)^2 + sum_n n C(m + n, n); with the gap form (softmax) sum_n n C(m + n - 1, n - 1)
-    assert work("score-statistic", scores(6, 4, lengths=(2, 3))) == 7 + 49 + 2 * 7 + 3 * 28
+    # 4 (calibration) * (table + (m + 1)^2 + sum_n n C(m + n, n)); with the gap form (softmax) sum_n n C(m + n - 1, n - 1)
+    assert work("score-statistic", scores(6, 4, lengths=(2, 3))) == 4 * (7 + 49 + 2 * 7 + 3 * 28)
     not_geometric = scores(6, 4, lengths=(2, 3)) | {"kappa": [1, "1/4", "1/16", "1/64", "1/256", "1/1024", "1/4095"]}
-    assert work("score-statistic", not_geometric) == 7 + 49 + 2 * 28 + 3 * 84
-    assert work("score-statistic", scores(6, 4, lengths=(2, 3)) | {"kappa": [[1]] * 7}) == 28 + 49 + 2 * 28 + 3 * 84
+    assert work("score-statistic", not_geometric) == 4 * (7 + 49 + 2 * 28 + 3 * 84)
+    assert work("score-statistic", scores(6, 4, lengths=(2, 3)) | {"kappa": [[1]] * 7}) == 4 * (28 + 49 + 2 * 28 + 3 * 84)
     # both tables + 64 (m + 1)
     assert work("score-counterexample", {"m": 6, "kappa": [1] * 7, "value": [[1]] * 7}) == 7 + 28 + 64 * 7
     assert work("score-counterexample", {"m": 6, "kappa": [[1]] * 7, "value": [1] * 7}) == 28 + 7 + 64 * 7

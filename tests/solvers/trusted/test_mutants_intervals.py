@@ -200,8 +200,8 @@ def test_sphere_work():
 def test_lower_work():
     # sphere + rows * max(width, dim) + 5 precisions * |R| * width * (dim + 2)
     assert core.KINDS["approx-rank-lower-points"][1]({"points": [[D40, 1, 1]] * 4, "rows": [0, 1]}) == 588 + 16 + 5 * 2 * 4 * 5
-    assert core.KINDS["approx-rank-lower"][1]({"logits": [[1, 2, 3]] * 2, "rows": [0, 1]}) == 6 + 5 * 2 * 3 * 2
-    assert core.KINDS["approx-rank-lower"][1]({"logits": [[1, 2, 3, 4, 5]] * 7, "rows": [0, 1, 4]}) == 35 + 5 * 3 * 5 * 2
+    assert core.KINDS["approx-rank-lower"][1]({"logits": [[1, 2, 3]] * 2, "rows": [0, 1]}) == 8 * (6 + 5 * 2 * 3 * 2)  # 8: calibration
+    assert core.KINDS["approx-rank-lower"][1]({"logits": [[1, 2, 3, 4, 5]] * 7, "rows": [0, 1, 4]}) == 8 * (35 + 5 * 3 * 5 * 2)
 
 
 def test_upper_work():
