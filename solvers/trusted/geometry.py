@@ -67,7 +67,7 @@ from fractions import Fraction
 import flint
 
 from solvers.trusted import intervals
-from solvers.trusted.core import CertificateError, digest, integer, kind, length_of, listof, matrix, rational, require, width_of
+from solvers.trusted.core import CertificateError, digest, integer, kind, lcm_denominator, length_of, listof, matrix, rational, require, width_of
 
 PRECISIONS = (64, 128, 256, 512)
 CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors")
@@ -150,26 +150,37 @@ def _visible_one_every(data: dict):
 
 def spread_of_rank_one(L: list[list[Fraction]]) -> Fraction:
     """The spread ``S = max |L_ij - L_ij' - L_i'j + L_i'j'|`` of logits ``L = a 1^T + 1 b^T + q k^T``
-    (rejects any other), exactly.
+    (rejects any other), exactly: L scaled by its common denominator D to integers, ``S(L) = S(D L) / D``."""
+    den = lcm_denominator(v for r in L for v in r)
+    return spread_of_integers([[int(v * den) for v in r] for r in L]) / den
 
-    The double-centred ``K`` (row and column means removed) has rank <= 1 iff L has that form, and then
-    ``K = q k^T`` (q, k centred); every double difference of L is one of K,
-    ``(q_i - q_i')(k_j - k_j')``, so S = range(q) * range(k).  With a nonzero entry ``K[a][c]``:
-    ``k = K[a]`` and ``q_i = K[i][c] / K[a][c]``; rank <= 1 is checked as ``K[i][j] K[a][c] = K[i][c] K[a][j]``.
+
+def spread_of_integers(N: list[list[int]]) -> Fraction:
+    """The spread of an integer matrix N of the form ``a 1^T + 1 b^T + q k^T`` (rejects any other), in integers.
+
+    The double-centred ``K`` (row and column means removed) has rank <= 1 iff N has that form, and then
+    ``K = q k^T`` (q, k centred); every double difference of N is one of K,
+    ``(q_i - q_i')(k_j - k_j')``, so S = range(q) * range(k).  K is carried as the integer matrix
+    ``M = n w K`` (n rows, w columns: ``M_ij = n w N_ij - n rowsum_i - w colsum_j + total``), so no entry
+    becomes a fraction.  With a nonzero pivot ``M[a][c]``: ``q_i = M[i][c] / M[a][c]`` and
+    ``k = M[a] / (n w)``; rank <= 1 is checked as ``M[i][j] M[a][c] = M[i][c] M[a][j]``.
     """
-    row_means = [sum(r, Fraction(0)) / len(r) for r in L]
-    rows = [[v - mean for v in r] for r, mean in zip(L, row_means)]
-    means = [sum(col, Fraction(0)) / len(rows) for col in zip(*rows)]
-    K = [[v - c for v, c in zip(r, means)] for r in rows]  # double-centred: a 1^T + 1 b^T removed
-    pivot = next(((a, c) for a, r in enumerate(K) for c, v in enumerate(r) if v != 0), None)
+    n, w = len(N), len(N[0])
+    row_sums = [sum(r) for r in N]
+    col_sums = [sum(col) for col in zip(*N)]
+    total = sum(row_sums)
+    M = [[n * w * v - n * rs - w * cs + total for v, cs in zip(r, col_sums)] for r, rs in zip(N, row_sums)]
+    pivot = next(((a, c) for a, r in enumerate(M) for c, v in enumerate(r) if v != 0), None)
     if pivot is None:
         return Fraction(0)
     a, c = pivot
-    for i, r in enumerate(K):
+    p, top = M[a][c], M[a]
+    for i, r in enumerate(M):
+        ric = r[c]
         for j, v in enumerate(r):
-            require(v * K[a][c] == r[c] * K[a][j], f"the double-centred logits have rank >= 2 (entry ({i}, {j})): the interaction q k^T is not of rank one")
-    q = [r[c] / K[a][c] for r in K]
-    return (max(q) - min(q)) * (max(K[a]) - min(K[a]))
+            require(v * p == ric * top[j], f"the double-centred logits have rank >= 2 (entry ({i}, {j})): the interaction q k^T is not of rank one")
+    column = [r[c] for r in M]
+    return Fraction((max(column) - min(column)) * (max(top) - min(top)), abs(p) * n * w)
 
 
 @kind("visible-one-anchors", "construction", "scale", "integers", "multiplicities", "epsilon", "bound",
@@ -183,10 +194,9 @@ def _visible_one_instance(data: dict):
     construction = _construction(data["construction"])
     rows, _, m, fields = _scaled_instance(data)
     scale = rational(data["scale"], "scale")
-    L = [[scale * v for v in r] for r in data["integers"]]
     eps = _epsilon(data["epsilon"])
     bound = integer(data["bound"], "bound", 1)
-    spread = spread_of_rank_one(L)
+    spread = abs(scale) * spread_of_integers(data["integers"])  # S(scale N) = |scale| S(N): every step in integers
     visible_one_bound_holds(construction, spread, eps, bound)
     judgment = {"judgment": "approx-rank-at-most", **fields, "epsilon": eps, "bound": bound}
     return judgment, f"rank_eps <= {bound} at eps = {eps} on instance {fields['instance'][:15]} (rank-one interaction, spread {spread}; {construction})"

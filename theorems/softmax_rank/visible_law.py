@@ -385,8 +385,8 @@ class VisibleLaw(Claim):
 
 def _spread_of(scale: Fraction, N) -> Fraction:
     """The spread of ``scale N`` (exact; the same function the checker runs)."""
-    from solvers.trusted.geometry import spread_of_rank_one
-    return scale * spread_of_rank_one([[Fraction(v) for v in row] for row in N])
+    from solvers.trusted.geometry import spread_of_integers
+    return abs(Fraction(scale)) * spread_of_integers([[int(v) for v in row] for row in N])
 
 
 def _instance_obligations(where: str, scale, N, eps, lower: int | None, upper: int | None):
