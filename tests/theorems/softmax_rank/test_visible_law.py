@@ -141,3 +141,42 @@ def test_the_dense_lattice_upper_construction_is_certified():
         row = table[r][16]
         assert row["dense lower"] <= row["dense upper"] < row["dense keys"]
     assert sum(c["kind"] == "approx-rank-upper-scaled" for c in out.certificates) == 2
+
+
+@pytest.mark.parametrize("DQ", [64.0, 256.0])
+@pytest.mark.parametrize("biases", ["none", "large", "one heavy key"])
+def test_the_rank_one_lemmas_in_floats(DQ, biases):
+    """Floats, not a certificate: for rows ``p_t(j) ∝ e^{b_j + t k_j}``, t in [0, D_Q], keys in [-1, 1]
+    (D_K <= 2): the Fisher length is <= sqrt(S), ||p''||_1 <= 2 Var_t(k), the greedy arcs leave at most
+    floor(sqrt(S/(2 eps))) + 2 anchors, and every chord error is <= eps (docs/softmax_rank.visible_law.md)."""
+    import numpy as np
+    from math import floor, sqrt
+
+    rng = np.random.default_rng(1)
+    N, M, eps = 120, 20000, 0.1
+    k = np.sort(rng.uniform(-1, 1, N))
+    b = {"none": np.zeros(N), "large": rng.uniform(-30, 30, N), "one heavy key": np.r_[40.0, np.zeros(N - 1)]}[biases]
+    S = DQ * (k.max() - k.min())
+    t = np.linspace(0, DQ, M + 1)
+    h = t[1] - t[0]
+    L = b[None, :] + t[:, None] * k[None, :]
+    P = np.exp(L - L.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    mean = P @ k
+    var = P @ k**2 - mean**2
+    assert np.sqrt(np.maximum(var, 0)).sum() * h <= sqrt(S) * 1.001  # Fisher length (Cauchy-Schwarz)
+    second = np.abs(P[2:] - 2 * P[1:-1] + P[:-2]).sum(axis=1) / h**2
+    assert (second <= 1.01 * 2 * var[1:-1] + 1e-6).all()
+    bound = 2 * var
+    knots, start, mass = [0], 0, 0.0
+    for i in range(M):
+        mass += bound[i] * h
+        if (i + 1 - start) * h * mass >= 4 * eps:
+            knots.append(i + 1)
+            start, mass = i + 1, 0.0
+    if knots[-1] < M:
+        knots.append(M)
+    assert len(knots) <= floor(sqrt(S / (2 * eps))) + 2  # anchors: the arcs' ends
+    worst = max(np.abs(P[i] - ((bb - i) * P[a] + (i - a) * P[bb]) / (bb - a)).sum()
+                for a, bb in zip(knots, knots[1:]) for i in range(a, bb, 7))
+    assert worst <= eps
