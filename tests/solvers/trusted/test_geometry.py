@@ -239,3 +239,23 @@ def test_circle_lemma_margins_are_decided_in_arb_on_both_sides():
     beta = Fraction(round(10**12 * 0.01 * 100**2 / pi**2) + 1, 10**12)
     with pytest.raises(certificates.CertificateError):
         check("circle-anchors", {"construction": "anchor-rows", "beta": beta, "epsilon": "1/10", "bound": 100})
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_integer_spread_is_the_largest_double_difference_on_rectangles(seed):
+    """Random rank-one interactions with biases on n x w rectangles (w = 1 and n = 1 included): the spread
+    in integers equals the brute-force largest |N_ij - N_ij' - N_i'j + N_i'j'|; one changed entry (n, w >= 3) is refused."""
+    import random
+    rng = random.Random(seed)
+    n, w = rng.choice([1, 2, 5, 7]), rng.choice([1, 3, 6])
+    a = [rng.randint(-10**6, 10**6) for _ in range(n)]
+    b = [rng.randint(-10**6, 10**6) for _ in range(w)]
+    q = [rng.randint(-50, 50) for _ in range(n)]
+    k = [rng.randint(-50, 50) for _ in range(w)]
+    N = [[a[i] + b[j] + q[i] * k[j] for j in range(w)] for i in range(n)]
+    brute = max(abs(N[i][j] - N[i][jj] - N[ii][j] + N[ii][jj]) for i in range(n) for ii in range(n) for j in range(w) for jj in range(w))
+    assert geometry.spread_of_integers(N) == brute == (max(q) - min(q)) * (max(k) - min(k))
+    if n >= 3 and w >= 3 and brute:  # (with two rows or two columns every matrix has that form)
+        N[n - 1][w - 1] += 1
+        with pytest.raises(certificates.CertificateError, match="rank >= 2"):
+            geometry.spread_of_integers(N)
