@@ -561,8 +561,10 @@ class ReducedTypes:
             ints = [int(p * den) for p in point]
             return [key for value, key in self.least_rows(ints, exact=True) if value <= 0]
 
-        lower = np.concatenate([np.zeros(self.psi_cols), np.full(self.nvars - self.psi_cols, -np.inf)])
-        upper = np.full(self.nvars, np.inf)
+        # a box for the float search only (the rows are homogeneous: any solution scales into
+        # it); without one the simplex may stall on rays of the free P's
+        lower = np.concatenate([np.zeros(self.psi_cols), np.full(self.nvars - self.psi_cols, -1e4)])
+        upper = np.full(self.nvars, 1e4)
         fixed = [(("nonneg", j, v), {self.psi_col(j, v): 1}, ">") for j in range(self.npos) for v in range(self.m + 1)]
         return cutting.Implicit(self.nvars, self.row, violated, violated_exact, lower, upper, fixed)
 
