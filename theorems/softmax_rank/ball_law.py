@@ -258,8 +258,9 @@ class BallLaw(Claim):
         r = sp.Symbol(r"\operatorname{rank}_\varepsilon(A)")
         return Statement(
             hypotheses=(
-                (sp.Symbol(r"A=\operatorname{rowsoftmax}(\beta XX^\top+\mathbf 1(\log m)^\top),\ X\subset B^2"),
-                 "self-attention on rational points of the closed unit disk with integer multiplicities m, for each beta = step^k in range"),
+                (sp.Symbol(r"A=\operatorname{rowsoftmax}(\beta XX^\top+\mathbf 1(\log m)^\top),\ X\subset B^d"),
+                 "self-attention on rational points of the closed unit ball B^d (d = 2: the disk; d = 3) with integer "
+                 "multiplicities m, for each beta = step^k in range"),
                 (sp.And(sp.Gt(sp.Symbol("varepsilon"), 0), sp.Lt(sp.Symbol("varepsilon"), 1)), "for the given epsilon in (0, 1)"),
             ),
             conclusion=(
@@ -294,8 +295,8 @@ class BallLaw(Claim):
         return total
 
     def obligations(self, point: dict) -> Obligations:
-        """For each beta, at the point's epsilon, every instance named by digest with ``ball: 2`` (every point in
-        the closed unit disk, checked exactly): ``rank_eps >= lower`` on the disk, annulus and unweighted
+        """For each beta, at the point's epsilon, every instance named by digest with ``ball: d`` (every point in
+        the closed unit ball B^d, checked exactly): ``rank_eps >= lower`` on the disk, annulus and unweighted
         instances; on the dense instance ``rank_eps >= lower`` and ``<= upper`` (when built and not all rows)."""
         eps, verify = point["epsilon"], []
         bs = point_betas(point)
@@ -310,7 +311,7 @@ class BallLaw(Claim):
                     inst = p[name]
                     verify.append(obligation(f"beta = {b}, {name} instance, periodised-Fourier B: rank_eps <= {found[0]}", "approx-rank-at-most",
                                              bound=found[0], **_fields(inst, b, eps, point["d"])))
-        return Obligations(verify=tuple(verify), reach=f"beta in {{{', '.join(map(str, bs))}}} on the unit disk at eps = {eps} "
+        return Obligations(verify=tuple(verify), reach=f"beta in {{{', '.join(map(str, bs))}}} on the unit ball B^{point['d']} at eps = {eps} "
                                                        "(finite certified bounds; the worst-case upper side of the law is open)")
 
     def run(self, point: dict, ev) -> None:

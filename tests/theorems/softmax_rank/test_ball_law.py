@@ -132,3 +132,12 @@ def test_the_periodised_fourier_construction_is_certified_and_a_shorter_series_i
     cert["data"]["left"] = [r[:half] for r in cert["data"]["left"]]
     with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
         trusted.check(cert)
+
+
+def test_statement_and_reach_name_the_ball_of_the_point_dimension():
+    """At d = 3 the instances lie in B^3: the reach says so, and the statement is about B^d, not the disk alone."""
+    claim = BallLaw()
+    assert "B^3" in claim.obligations(claim.point({"d": 3})).reach
+    assert "B^2" in claim.obligations(claim.point({})).reach
+    hypothesis = claim.statement().hypotheses[0]
+    assert "B^d" in str(hypothesis[0]) and "B^d" in hypothesis[1]
