@@ -463,13 +463,14 @@ class Evidence:
         The status is the strongest the discharges earn, as ``attnproof verify``
         requires: ``refuted`` when a refutation obligation is discharged by an
         accepted certificate (even if every verification obligation is too);
-        otherwise ``verified`` when every verification obligation is (there is
-        at least one) — a budget that ran out, a step left undecided or a
-        failure without a certified refutation after that are said in the
-        message, and change nothing the certificates prove; otherwise
-        ``unknown``, saying what is missing.  A failure without a certified
-        refutation (a broken witness, a search that found a problem the
-        checker did not confirm) is not a proof either way.
+        otherwise ``unknown`` ("not established") after a failure without a
+        certified refutation (a broken witness, a wrong symbolic step, a
+        search that found a problem the checker did not confirm): the check
+        went wrong somewhere, so it establishes nothing either way;
+        otherwise ``verified`` when every verification obligation is
+        discharged (there is at least one) — a budget that ran out or a step
+        left undecided after that is said in the message; otherwise
+        ``unknown``, saying what is missing.
         """
         needed = self.claim.obligations(self.point)
         refuted_by = [o for o in needed.refute if first_discharging(self.judgments, o)]
@@ -487,14 +488,13 @@ class Evidence:
             status = "refuted"
             message = self.failures[0][0] if self.failures else f"certified: {refuted_by[0].words}"
             counterexample = self.failures[0][1] if self.failures else None
-        elif needed.verify and not missing:
-            status = "verified"
-            beside = [f"not a certified refutation: {m}" for m, _ in self.failures[:1]] + self.undecided
-            beside += ["the budget ran out after every obligation was discharged"] if out_of_budget else []
-            message = "; ".join(self.notes + beside)
-        elif self.failures:
+        elif self.failures:  # a step of the check went wrong: nothing it says is established, whatever was certified
             status, message = "unknown", f"not established: {self.failures[0][0]} (no certified refutation)"
             counterexample, unknown = self.failures[0][1], "not established"
+        elif needed.verify and not missing:
+            status = "verified"
+            beside = self.undecided + (["the budget ran out after every obligation was discharged"] if out_of_budget else [])
+            message = "; ".join(self.notes + beside)
         elif out_of_budget or self.undecided:
             reasons = (["budget ran out before the check finished"] if out_of_budget else []) + self.undecided
             status, message = "unknown", "; ".join(reasons)

@@ -135,7 +135,11 @@ def bind(path: str, claim_id: str, earned: str = "") -> tuple[bool, str]:
         return False, "parameters are not written as the claim reads them"
     if claim.established == "open" and record.get("status") == "verified":
         return False, f"{claim.id} is an open conjecture: a check reports it unknown, never verified"
-    if earned == "verified" and record.get("status") == "unknown" and claim.established != "open":
+    why = record.get("unknown") if isinstance(record.get("unknown"), dict) else {}
+    if (earned == "verified" and record.get("status") == "unknown" and claim.established != "open"
+            and why.get("why") != "not established"):
+        # an honest unknown beside full discharges is an open conjecture or a check that went wrong
+        # ("not established": a failure without a certified refutation); anything else understates
         return False, (f"every verify obligation is discharged and {claim.id} is no open conjecture: "
                        "the outcome must say verified, not unknown")
     try:
