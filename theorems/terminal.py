@@ -21,6 +21,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from theorems.cli import format_seconds  # cli imports this module only when it draws
+
 WIDTH = 150  # columns of the table when standard output is not a terminal (a pipe, a file, a test)
 STYLE = {"verified": "green", "refuted": "red", "unknown": "yellow"}
 
@@ -81,14 +83,6 @@ def estimate_table(rows: list[tuple[str, str, dict, float, bool]]) -> Table:
     for claim, point, sizes, seconds, fits in rows:
         table.add_row(claim, point, covered_text(sizes), format_seconds(seconds), "" if fits else Text("over the budget", style="red"))
     return table
-
-
-def format_seconds(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.1f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 class _Plain:

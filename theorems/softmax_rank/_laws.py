@@ -16,11 +16,11 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from math import log
+from math import isqrt, log
 
 from solvers import softmax_enclosures as E
 from solvers.lazy import numpy as np
-from theorems.core import Plot
+from theorems.core import ParameterError, Plot
 from theorems.softmax_rank import _definitions as D
 
 MIN_FIT_POINTS = 2
@@ -41,6 +41,16 @@ def betas(beta_min: int, beta_max: int, step: int = 4) -> list[int]:
 def point_betas(point: dict) -> list[int]:
     """The betas of a point: the one ``beta`` when given (nonzero), else the powers of step in range."""
     return [point["beta"]] if point.get("beta") else betas(point["beta_min"], point["beta_max"], point["step"])
+
+
+def lattice_betas(point: dict, claim_id: str) -> list[int]:
+    """The betas of a lattice law's point, each a perfect square (the lattice spacing c/sqrt(beta) is rational)."""
+    bs = point_betas(point)
+    if not bs:
+        raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {claim_id}")
+    if any(isqrt(b) ** 2 != b for b in bs):
+        raise ParameterError(f"every beta must be a perfect square (the lattice spacing c/sqrt(beta) is rational), got {bs} in {claim_id}")
+    return bs
 
 
 def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):

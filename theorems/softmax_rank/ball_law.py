@@ -44,7 +44,7 @@ from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, S
 from theorems.softmax_rank import SUPPORT_GEOMETRY
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import _laws
-from theorems.softmax_rank._laws import betas, point_betas
+from theorems.softmax_rank._laws import betas, lattice_betas, point_betas
 
 HEX_HEIGHT = Fraction(97, 112)  # sqrt(3)/2 to 6e-5: a near-hexagonal lattice with rational points
 ANNULUS = Fraction(3, 4)  # the annulus |x|^2 >= 3/4 caps multiplicities at ceil(64 e^{beta/8})
@@ -272,11 +272,7 @@ class BallLaw(Claim):
 
     def validate(self, point: dict) -> None:
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
-        bs = point_betas(point)
-        if not bs:
-            raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
-        if any(isqrt(b) ** 2 != b for b in bs):
-            raise ParameterError(f"every beta must be a perfect square (the spacing c/sqrt(beta) is rational), got {bs} in {self.id}")
+        bs = lattice_betas(point, self.id)
         if point["d"] == 3 and max(bs) > 256:
             raise ParameterError(f"d = 3 is run up to beta = 256 (the lattice has ~0.6 beta^(3/2) points), got {max(bs)} in {self.id}")
 

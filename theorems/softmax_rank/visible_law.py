@@ -48,7 +48,7 @@ from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, S
 from theorems.softmax_rank import VISIBLE_DIMENSION
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import _laws
-from theorems.softmax_rank._laws import betas, point_betas
+from theorems.softmax_rank._laws import betas, lattice_betas, point_betas
 
 SPACINGS = tuple(Fraction(c, 20) for c in range(20, 61))  # c = 1, 1.05, ..., 3: lattice spacing c / sqrt(beta)
 RANDOM_DENOMINATOR = 1 << 16
@@ -228,11 +228,7 @@ class VisibleLaw(Claim):
 
     def validate(self, point: dict) -> None:
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
-        bs = point_betas(point)
-        if not bs:
-            raise ParameterError(f"no power of {point['step']} lies in [beta_min, beta_max] = [{point['beta_min']}, {point['beta_max']}] in {self.id}")
-        if any(isqrt(b) ** 2 != b for b in bs):
-            raise ParameterError(f"every beta must be a perfect square (the lattice spacing c/sqrt(beta) is rational), got {bs} in {self.id}")
+        bs = lattice_betas(point, self.id)
         if point["r_max"] == 3 and max(bs) > 256:
             raise ParameterError(f"r = 3 is run up to beta = 256 (the lattice has ~(4/3) pi (sqrt(beta)/2)^3 points), got {max(bs)} in {self.id}")
 
