@@ -42,6 +42,20 @@ def undischarged(out):
     return [o["words"] for o in out.obligations["verify"] if not any(discharges(j, o["judgment"]) for j in js)]
 
 
+
+def greedy_arcs(bound, h: float, eps) -> list[int]:
+    """The interpolated-anchor lemma's greedy cut of a grid of step h: close an arc J once
+    |J| * int_J bound >= 4 eps (bound dominates ||p''||_1); the knots, ends included."""
+    knots, start, mass = [0], 0, 0.0
+    for i in range(len(bound)):
+        mass += bound[i] * h
+        if (i + 1 - start) * h * mass >= 4 * eps:
+            knots.append(i + 1)
+            start, mass = i + 1, 0.0
+    if knots[-1] < len(bound):
+        knots.append(len(bound))
+    return knots
+
 def test_every_obligation_is_discharged_and_names_the_claims_instances(outcome):
     claim, out = outcome
     assert out.status == "verified" and not undischarged(out)
@@ -299,14 +313,7 @@ def test_the_interpolated_anchor_lemma_in_floats(beta, weights):
     second = np.abs(np.roll(P, -1, axis=0) - 2 * P + np.roll(P, 1, axis=0)).sum(axis=1) / h**2
     assert (second <= 1.01 * bound + 1e-6).all()
     assert abs(I.sum() * h - beta * c.sum() * h) < 1e-6 * beta  # int I = beta int c (f'' integrates to 0)
-    knots, start, mass = [0], 0, 0.0
-    for i in range(M):
-        mass += bound[i] * h
-        if (i + 1 - start) * h * mass >= 4 * eps:
-            knots.append(i + 1)
-            start, mass = i + 1, 0.0
-    if knots[-1] < M:
-        knots.append(M)
+    knots = greedy_arcs(bound, h, eps)
     assert len(knots) - 1 <= floor(pi * sqrt(2 * beta / eps)) + 1
     worst = max(np.abs(P[i] - ((b - i) * P[a] + (i - a) * P[b % M]) / (b - a)).sum()
                 for a, b in zip(knots, knots[1:]) for i in range(a, b, 5))

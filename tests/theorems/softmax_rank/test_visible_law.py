@@ -12,6 +12,7 @@ from solvers.trusted.core import discharges
 from theorems.core import ParameterError
 from theorems.softmax_rank import _laws, visible_law
 from theorems.softmax_rank.visible_law import VisibleLaw
+from tests.theorems.softmax_rank.test_spherical_law import greedy_arcs
 
 
 @pytest.fixture(scope="module")
@@ -168,14 +169,7 @@ def test_the_rank_one_lemmas_in_floats(DQ, biases):
     second = np.abs(P[2:] - 2 * P[1:-1] + P[:-2]).sum(axis=1) / h**2
     assert (second <= 1.01 * 2 * var[1:-1] + 1e-6).all()
     bound = 2 * var
-    knots, start, mass = [0], 0, 0.0
-    for i in range(M):
-        mass += bound[i] * h
-        if (i + 1 - start) * h * mass >= 4 * eps:
-            knots.append(i + 1)
-            start, mass = i + 1, 0.0
-    if knots[-1] < M:
-        knots.append(M)
+    knots = greedy_arcs(bound[:M], h, eps)  # M intervals between the M + 1 grid points
     assert len(knots) <= floor(sqrt(S / (2 * eps))) + 2  # anchors: the arcs' ends
     worst = max(np.abs(P[i] - ((bb - i) * P[a] + (i - a) * P[bb]) / (bb - a)).sum()
                 for a, bb in zip(knots, knots[1:]) for i in range(a, bb, 7))
