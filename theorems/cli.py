@@ -200,7 +200,8 @@ def cmd_check(args) -> int:
 
     # points done before with the same statement, parameters and code are kept (theorems.sweep)
     records: list = [None if args.force else sweep.done(args.out, c, p, slug(p, c)) for c, p, _ in plan]
-    todo = [i for i, r in enumerate(records) if r is None]
+    # longest first: with several workers the run ends when its longest point does, so start it first
+    todo = sorted((i for i, r in enumerate(records) if r is None), key=lambda i: -plan[i][2])
     if len(todo) < len(plan):
         print(f"skipping {len(plan) - len(todo)} point(s) already done in {args.out} with the same statement, "
               "parameters and code (--force recomputes them)", file=sys.stderr, flush=True)
