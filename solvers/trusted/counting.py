@@ -107,7 +107,7 @@ def _prefix_behaviours(data: dict):
     the level of length-(n-1) prefixes and ``G`` for the generators,
     ``L_{n+1} = L_n ∪ min(L_n, G)``, and for f in ``L_{n-1}``,
     ``min(f, g)`` lies in ``L_n`` already; so
-    ``L_{n+1} = L_n ∪ min(L_n \ L_{n-1}, G)`` (and ``L_3 = L_2 ∪ min(L_2, G)``).
+    ``L_{n+1} = L_n ∪ min(L_n ∖ L_{n-1}, G)`` (and ``L_3 = L_2 ∪ min(L_2, G)``).
     """
     m = integer(data["m"], "m", 1, 5)
     counts = [integer(c, "count", 1) for c in listof(data["counts"], "counts", 1, 64)]
