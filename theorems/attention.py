@@ -341,6 +341,77 @@ def sweep_all(layer: AttentionLayer, m: int, n: int, poll=lambda: None, toleranc
     return sweep
 
 
+def sweep_rank_one_tables(psis, readouts, tokens, n: int, poll=lambda: None, tolerance: Fraction = HALF) -> Sweep:
+    """Rank-one heads given by tables, on every sequence of length n over ``tokens`` (query last).
+
+    Head h has ``phi_h = 1``, ``kappa_h(q, x) = psi_h(x) >= 0`` and one-hot values read by
+    the row ``U_h[q]``, so for ``X = (x_1, ..., x_n)``, ``q = x_n``,
+
+        y(X) = sum_h N_h / D_h,   N_h = sum_j psi_h(x_j) U_h[q, x_j],   D_h = sum_j psi_h(x_j)
+
+    (``psis[h][i]`` and ``readouts[h][qi][i]`` indexed by position in ``tokens``): the
+    layer of :class:`KernelHead` with these features, one-hot values and an affine
+    readout.  Each ``N_h / D_h`` is symmetric in the context, so one sequence per
+    context multiset is evaluated and stands for its multinomial count of
+    sequences; the walk (queries in token order, contexts as
+    ``combinations_with_replacement``), the counts, the worst error, the worst
+    input and the first failure are those of evaluating that layer on each.
+
+    In integers: ``psi_h`` is scaled by the lcm ``s_h`` of its denominators and each row
+    ``U_h[q]`` by the lcm ``t_hq`` of its own (positive scales: ``N_h / D_h`` is the
+    scaled numerator over ``t_hq`` times the scaled denominator), so
+    ``y - T = num / den`` with ``num, den`` integers, ``den > 0``, compared by
+    cross-multiplication; a Fraction is made only for a new worst error.
+    """
+    from itertools import combinations_with_replacement
+    from math import factorial, lcm
+
+    size = len(tokens)
+    scaled_psi, scaled_u = [], []
+    for psi, rows in zip(psis, readouts, strict=True):
+        psi = _exact(psi)
+        if len(psi) != size or any(v < 0 for v in psi):
+            raise ValueError("psi must have one nonnegative entry per token")
+        s = lcm(*(v.denominator for v in psi))
+        p = [v.numerator * (s // v.denominator) for v in psi]
+        per_query = []
+        for row in rows:
+            row = _exact(row)
+            t = lcm(*(v.denominator for v in row))
+            per_query.append((t, [pi * v.numerator * (t // v.denominator) for pi, v in zip(p, row, strict=True)]))
+        scaled_psi.append(p)
+        scaled_u.append(per_query)
+    heads = range(len(scaled_psi))
+    targets = [[inner(x, q) for x in tokens] for q in tokens]
+    tol_num, tol_den = tolerance.numerator, tolerance.denominator
+    sweep = Sweep()
+    best_num, best_den = -1, 1
+    for qi, q in enumerate(tokens):
+        rows = [(scaled_psi[h], scaled_u[h][qi][0], scaled_u[h][qi][1]) for h in heads]
+        to_q = targets[qi]
+        for context in combinations_with_replacement(range(size), n - 1):
+            poll()
+            seq = context + (qi,)
+            num, den = 0, 1
+            for p, t, pu in rows:  # y = sum_h N_h / (t D_h), summed as one fraction num / den
+                D = t * sum(p[i] for i in seq)
+                if D <= 0:
+                    raise ZeroDivisionError(f"kernel weights of query {q} sum to 0: kappa(q, q) must be > 0")
+                num, den = num * D + sum(pu[i] for i in seq) * den, den * D
+            num = abs(num - min(to_q[i] for i in seq) * den)
+            count = factorial(n - 1)
+            for i in set(context):
+                count //= factorial(context.count(i))
+            sweep.inputs += count
+            sweep.points += 1
+            if num * best_den > best_num * den:
+                best_num, best_den = num, den
+                sweep.worst, sweep.worst_input = Fraction(num, den), tuple(tokens[i] for i in seq)
+            if sweep.failure is None and num * tol_den >= tol_num * den:
+                sweep.failure = tuple(tokens[i] for i in seq)
+    return sweep
+
+
 def score_statistics(m: int, n: int):
     """Every achievable ``(|q|, sorted context scores)`` at length n over ``{0,1}^m``."""
     from itertools import combinations_with_replacement

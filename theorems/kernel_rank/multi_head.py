@@ -339,10 +339,11 @@ def certified_heads(ev, psis, tokens, m: int, n: int, alphabet, compact: int = 1
         ev.fail(f"no readout makes these heads solve length {n} for query {att.bits(bad, m)}", {"m": m, "query": att.bits(bad, m)})
         return None
     rounded = [[[x.limit_denominator(compact) for x in row] for row in U] for U in readouts]
-    sweep = sweep_contexts(layer_of(psis, rounded, tokens), tokens, n, ev.poll)
+    # the layer of layer_of(psis, rounded, tokens) swept by sweep_contexts, in integers
+    sweep = att.sweep_rank_one_tables(psis, rounded, tokens, n, ev.poll)
     if sweep.failure is not None:
         rounded = readouts
-        sweep = sweep_contexts(layer_of(psis, rounded, tokens), tokens, n, ev.poll)
+        sweep = att.sweep_rank_one_tables(psis, rounded, tokens, n, ev.poll)
     if sweep.failure is not None:
         seq = sweep.failure
         ev.fail(f"error >= 1/2 on a sequence of length {n}", {"m": m, "sequence": [att.bits(x, m) for x in seq]})

@@ -184,6 +184,29 @@ def test_two_token_types_never_refute_two_heads(m, n, data):
     assert sweep.inputs == 2**n
 
 
+@settings(max_examples=40, deadline=None)
+@given(H=st.integers(1, 3), n=st.integers(1, 4), data=st.data())
+def test_the_integer_table_sweep_is_the_layer_sweep(H, n, data):
+    """att.sweep_rank_one_tables (integers) against sweep_contexts of layer_of (Fractions):
+    the same counts, worst error, worst input and first failure, also at tolerances that fail."""
+    m = data.draw(st.integers(1, 3))
+    tokens = data.draw(st.lists(st.integers(0, (1 << m) - 1), min_size=1, max_size=1 << m, unique=True))
+    psis = [[data.draw(st.fractions(Fraction(1, 7), 9, max_denominator=7)) for _ in tokens] for _ in range(H)]
+    readouts = [[[data.draw(st.fractions(-4, 4, max_denominator=6)) for _ in tokens] for _ in tokens] for _ in range(H)]
+    tolerance = data.draw(st.sampled_from([Fraction(1, 2), Fraction(1, 10), Fraction(3)]))
+    layer = mh.layer_of(psis, readouts, tokens)
+    want = att.Sweep()
+    for q in tokens:
+        for context in itertools.combinations_with_replacement(tokens, n - 1):
+            seq = context + (q,)
+            size = len(set(itertools.permutations(context)))
+            want.record(layer.error(seq), seq, size, tolerance)
+    got = att.sweep_rank_one_tables(psis, readouts, tokens, n, tolerance=tolerance)
+    assert (got.inputs, got.points, got.worst, got.worst_input, got.failure) == \
+        (want.inputs, want.points, want.worst, want.worst_input, want.failure)
+    assert got.inputs == len(tokens) ** n
+
+
 def test_one_head_per_pair_type_covers_every_pair():
     m = 4
     seen = {(att.weight(a), att.weight(b), att.inner(a, b)) for a, b in mh.pair_types(m)}
