@@ -11,6 +11,7 @@ covers every m' <= m at once.  Tolerance ``t >= 0`` means "error < t"
 from __future__ import annotations
 
 import math
+import operator
 from fractions import Fraction
 from itertools import chain, combinations_with_replacement, permutations, product
 
@@ -67,22 +68,26 @@ def _solves(model, head, rank, m_range, lengths, tolerance, alphabet="all") -> d
 
 def _joint_types(m: int, n: int, context: bool = False):
     """One tuple per orbit of S_m (coordinate i carries a column pattern in {0,1}^n) or, with ``context``,
-    of S_m x S_{n-1}: of the types related by relabelling context positions, the largest count vector is kept."""
-    relabel = [[sum(1 << (p + (n - 1,))[j] for j in range(n) if c >> j & 1) for c in range(1 << n)]
-               for p in permutations(range(n - 1))] if context else []
+    of S_m x S_{n-1}: of the types related by relabelling context positions, the largest count vector is kept
+    (the identity relabelling moves nothing and is skipped)."""
+    moved = []
+    for p in permutations(range(n - 1)) if context else ():
+        image = [sum(1 << (p + (n - 1,))[j] for j in range(n) if c >> j & 1) for c in range(1 << n)]
+        if image != list(range(1 << n)):
+            moved.append(_mover(image))
     for cols in combinations_with_replacement(range(1 << n), m):
         counts = [0] * (1 << n)
         for c in cols:
             counts[c] += 1
-        if all(_moved(image, counts) <= tuple(counts) for image in relabel):
+        key = tuple(counts)
+        if all(move(counts) <= key for move in moved):
             yield tuple(sum(1 << i for i, c in enumerate(cols) if c >> j & 1) for j in range(n))
 
 
-def _moved(image: list, counts: list) -> tuple:
-    moved = [0] * len(counts)
-    for c, k in enumerate(counts):
-        moved[image[c]] += k
-    return tuple(moved)
+def _mover(image: list):
+    """counts -> the moved counts (a tuple) of the relabelling sending pattern c to ``image[c]``
+    (a permutation of at least two patterns): ``moved[image[c]] = counts[c]``, one gather by the inverse."""
+    return operator.itemgetter(*sorted(range(len(image)), key=image.__getitem__))
 
 
 ORDERS = ("none", "context", "coordinates", "coordinates-and-context", "scores")
@@ -149,35 +154,38 @@ def _evaluate_ratio(cases, ratio, tolerance: Fraction, m: int, tokens=None) -> t
 
 def _attention(heads: list, positional: bool):
     """The output ``y(X) = sum_h sum_j W_hj[q][x_j] U_hj[q][x_j] / sum_j W_hj[q][x_j]`` of heads given
-    as lists of (W, U) tables, one per position j (``positional``) or one for every position."""
+    as lists of (W, U) tables (exact numbers), one per position j (``positional``) or one for every position.
+
+    In integers: each head's W tables times the lcm ``s_w`` of their denominators, its U tables times
+    the lcm ``s_u`` of theirs, so ``y_h = sum_j (W s_w)(U s_u) / (s_u sum_j W s_w)`` (``s_w`` cancels);
+    ``output.ratio`` gives y as one integer ratio (the heads' ratios added by cross-multiplying)."""
     cleared = []
     for tables in heads:
-        products = [[[w * u for w, u in zip(wr, ur)] for wr, ur in zip(W, U)] for W, U in tables]
         sw = lcm_denominator(v for W, _ in tables for row in W for v in row)
-        sp = lcm_denominator(v for P in products for row in P for v in row)
-        ints = [[[int(v * sw) for v in row] for row in W] for W, _ in tables]
-        prods = [[[int(v * sp) for v in row] for row in P] for P in products]
-        cleared.append((ints, prods, sw, sp))
+        su = lcm_denominator(v for _, U in tables for row in U for v in row)
+        ints, prods = [], []
+        for W, U in tables:
+            W = [[v.numerator * (sw // v.denominator) for v in row] for row in W]
+            U = [[v.numerator * (su // v.denominator) for v in row] for row in U]
+            ints.append(W)
+            prods.append([[w * u for w, u in zip(wr, ur)] for wr, ur in zip(W, U)])
+        cleared.append((ints, prods, su))
+
+    def ratio(seq) -> tuple[int, int]:
+        q, num, den = seq[-1], 0, 1
+        for W, P, su in cleared:
+            if positional:
+                a, b = sum(P[j][q][x] for j, x in enumerate(seq)), su * sum(W[j][q][x] for j, x in enumerate(seq))
+            else:
+                Wq, Pq = W[0][q], P[0][q]
+                a, b = sum(Pq[x] for x in seq), su * sum(Wq[x] for x in seq)
+            num, den = (a, b) if den == 1 and num == 0 else (num * b + a * den, den * b)  # b > 0: W(q, q) > 0
+        return num, den
 
     def output(seq) -> Fraction:
-        q, y = seq[-1], Fraction(0)
-        for W, P, sw, sp in cleared:
-            if positional:
-                num, den = sum(P[j][q][x] for j, x in enumerate(seq)), sum(W[j][q][x] for j, x in enumerate(seq))
-            else:
-                num, den = sum(P[0][q][x] for x in seq), sum(W[0][q][x] for x in seq)
-            y += Fraction(num * sw, den * sp)
-        return y
+        return Fraction(*ratio(seq))
 
-    if len(cleared) == 1 and not positional:
-        # one head: y = (sum_j P[q][x_j] sw) / (sum_j W[q][x_j] sp), an integer ratio (den > 0: kappa(q, q) > 0)
-        [([W], [P], sw, sp)] = cleared
-
-        def ratio(seq) -> tuple[int, int]:
-            Wq, Pq = W[seq[-1]], P[seq[-1]]
-            return sum(Pq[x] for x in seq) * sw, sum(Wq[x] for x in seq) * sp
-
-        output.ratio = ratio
+    output.ratio = ratio
     return output
 
 
@@ -206,9 +214,13 @@ def _kernel_heads(raw: list, m: int, tokens: list, lengths: list, tolerance: Fra
         require(isinstance(head, dict) and set(head) == {"phi", "psi", "readout"}, f"head {h} reads exactly phi, psi, readout")
         phi, psi = matrix(head["phi"], f"phi_{h}", size), matrix(head["psi"], f"psi_{h}", size)
         require(len(phi[0]) == len(psi[0]), f"head {h}: phi and psi must have the same feature rank r")
-        require(all(v >= 0 for row in phi + psi for v in row), f"head {h}: feature maps must be nonnegative")
+        # phi and psi each times the lcm of its denominators: K = kappa times a positive constant, which
+        # changes no output y (a ratio of sums of K); signs and positivity are those of kappa
+        phi_int, psi_int = _integers(phi), _integers(psi)
+        require(all(v >= 0 for row in phi_int + psi_int for v in row), f"head {h}: feature maps must be nonnegative")
         # zero features skipped: one-hot features (softmax as a kernel) make this a lookup, not r products
-        K = [[sum((a * b for a, b in zip(phi[q], psi[x]) if a and b), Fraction(0)) for x in range(size)] for q in range(size)]
+        support = [[(k, a) for k, a in enumerate(row) if a] for row in phi_int]
+        K = [[sum(a * row[k] for k, a in support[q]) for row in psi_int] for q in range(size)]
         require(all(K[q][q] > 0 for q in range(size)), f"head {h}: kappa(q, q) must be positive for every q")
         heads.append((phi, psi, matrix(head["readout"], f"readout_{h}", size, size)))
         kernels.append([(K, heads[-1][2])])
@@ -220,6 +232,12 @@ def _kernel_heads(raw: list, m: int, tokens: list, lengths: list, tolerance: Fra
                     f"tables are not invariant under the coordinate permutation {perm} at q={q}, x={x}")
     cases = chain.from_iterable(_sequences(size, n, symmetry, m) for n in lengths)
     return (heads, *evaluate(cases, _attention(kernels, False), tolerance, m, tokens))
+
+
+def _integers(M: list[list[Fraction]]) -> list[list[int]]:
+    """The matrix times the lcm of its denominators (a positive constant), entry by entry in integers."""
+    scale = lcm_denominator(v for row in M for v in row)
+    return [[v.numerator * (scale // v.denominator) for v in row] for row in M]
 
 
 def _heads_work(m: int, size: int, heads: list, lengths: list, order: str) -> int:

@@ -210,7 +210,8 @@ def test_sequences_of_each_order():
 
 
 def test_moved_counts_follow_the_relabelling():
-    assert E._moved([1, 0, 3, 2], [5, 0, 2, 1]) == (0, 5, 1, 2)
+    assert E._mover([1, 0, 3, 2])([5, 0, 2, 1]) == (0, 5, 1, 2)
+    assert E._mover([2, 0, 1])([7, 8, 9]) == (8, 9, 7)
 
 
 # ---------------------------------------------------------- judgments and summaries

@@ -56,6 +56,28 @@ def test_selector_is_the_indicator_of_zero(D):
     assert [k6.evaluate(g, Fraction(k, D + 1)) for k in range(D + 1)] == [1] + [0] * D
 
 
+@given(st.data())
+def test_the_readout_summed_over_steps_is_the_sum_over_t(data):
+    """P_q(h) = sum_{t <= |q|} g(h(S_t)) on arbitrary sparse and dense h (any rational masses, any g)."""
+    m = data.draw(st.integers(1, 4))
+    tokens = st.integers(0, (1 << m) - 1)
+    h = data.draw(st.dictionaries(tokens, st.fractions(0, 3, max_denominator=12), max_size=5))
+    q = data.draw(tokens)
+    g = data.draw(st.lists(st.fractions(-4, 4, max_denominator=7), min_size=1, max_size=4))
+    direct = sum((k6.evaluate(g, k6.threshold_mass(h, q, t)) for t in range(1, att.weight(q) + 1)), Fraction(0))
+    polynomial = k6.readout(g, len(g) - 1).polynomial
+    assert polynomial(q, [h]) == direct
+    assert polynomial(q, [tuple(h.get(x, Fraction(0)) for x in range(1 << m))]) == direct
+
+
+@given(st.integers(1, 12), st.integers(0, 2), st.fractions(-2, 2, max_denominator=9))
+def test_the_integer_selector_test_agrees_with_evaluation(D, position, change):
+    g = k6.selector_coefficients(D)
+    g[min(position, D)] += change
+    assert k6.selects_zero(g) == ([k6.evaluate(g, Fraction(k, D + 1)) for k in range(D + 1)] == [1] + [0] * D)
+    assert k6.selects_zero(g) == (change == 0)
+
+
 def test_sparse_head_equals_the_dense_kernel_head():
     m = 3
     dense, sparse = att.uniform_one_hot_kernel_head(m), att.UniformOneHotHead()
