@@ -117,6 +117,34 @@ class LinearSystem:
         self.rows.append(Row(exact, sense, rhs, label))
         return len(self.rows) - 1
 
+    def add_integer_rows(self, A, sense: str, rhs=None) -> range:
+        """Rows ``A[i]·x (sense) rhs[i]`` from an integer matrix (numpy or scipy.sparse, integer
+        dtype), ``rhs`` integers (default 0): the same rows as :meth:`add` of each, in order,
+        read from the matrix's nonzero entries at once instead of one coefficient at a time.
+        Returns the indices of the new rows."""
+        if sense not in SENSES:
+            raise ValueError(f"sense must be one of {SENSES}, got {sense!r}")
+        S = sp.csr_matrix(A)
+        if S.dtype.kind not in "iu":
+            raise TypeError(f"integer coefficients expected, got dtype {S.dtype}")
+        if S.shape[1] != self.nvars:
+            raise ValueError(f"{S.shape[1]} columns for {self.nvars} unknowns")
+        S.eliminate_zeros()
+        S.sort_indices()
+        count = S.shape[0]
+        rhs = [0] * count if rhs is None else [operator.index(b) for b in rhs]
+        if len(rhs) != count:
+            raise ValueError(f"{len(rhs)} right-hand sides for {count} rows")
+        start = len(self.rows)
+        if len(self._integral) < start:  # keep the per-row flags aligned with the rows
+            self._integral.extend([False] * (start - len(self._integral)))
+        ptr, cols, vals = S.indptr.tolist(), S.indices.tolist(), S.data.tolist()  # Python ints
+        for i in range(count):
+            a, b = ptr[i], ptr[i + 1]
+            self.rows.append(Row(dict(zip(cols[a:b], vals[a:b])), sense, rhs[i], None))
+        self._integral.extend([True] * count)
+        return range(start, start + count)
+
     def integer_rows(self) -> list[tuple[dict[int, int], str, int]]:
         """Each row times the lcm of its denominators: ``(coefficients, sense, rhs)`` in integers (cached).
 

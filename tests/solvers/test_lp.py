@@ -76,6 +76,35 @@ def test_add_rejects_bad_rows(bad):
         LinearSystem(2).add(*bad)
 
 
+def test_add_integer_rows_gives_the_rows_of_add_one_by_one():
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    A = rng.integers(-3, 4, size=(40, 6))
+    A[3] = 0  # an empty row stays a row
+    rhs = rng.integers(-5, 6, size=40).tolist()
+    bulk, single = LinearSystem(6), LinearSystem(6)
+    single.add({0: Fraction(1, 3)}, ">", 1)  # a rational row before: the flags stay aligned
+    bulk.add({0: Fraction(1, 3)}, ">", 1)
+    assert bulk.add_integer_rows(A, ">=", rhs) == range(1, 41)
+    for row, b in zip(A.tolist(), rhs):
+        single.add(dict(enumerate(row)), ">=", b)
+    assert bulk.rows == single.rows and bulk.integer_rows() == single.integer_rows()
+    assert all(type(c) is int for row in bulk.rows[1:] for c in row.coefs.values())
+    assert type(decide(bulk)) is type(decide(single))
+
+
+@pytest.mark.parametrize("bad", [("float", ">"), ("int", "!="), ("wide", ">"), ("rhs", ">")])
+def test_add_integer_rows_rejects_bad_input(bad):
+    import numpy as np
+
+    what, sense = bad
+    A = {"float": np.ones((2, 2)), "int": np.ones((2, 2), dtype=int), "wide": np.ones((2, 3), dtype=int),
+         "rhs": np.ones((2, 2), dtype=int)}[what]
+    with pytest.raises((ValueError, TypeError)):
+        LinearSystem(2).add_integer_rows(A, sense, [1] if what == "rhs" else None)
+
+
 # --- the exact checks ------------------------------------------------------------------
 
 def test_holds_is_exact_and_a_tampered_point_fails():

@@ -190,11 +190,44 @@ def complement_degree(family: str) -> int:
     return int(family.split("-")[1])
 
 
+def _row_pairs(problem: Problem, E, scores, query: int, n: int, items) -> None:
+    """The sequence rows of a kernel row (:func:`kernel_row`), added to ``problem`` at once.
+
+    Items (tokens, or token types) i have ``K[q, i] = E[i] . c`` over the feature unknowns
+    c (the first ``E.shape[1]`` columns; the next ``len(items)`` are ``P``) and score
+    ``<i, q>``; one row pair per multiset of n - 1 items, the query item appended, in the
+    order of ``combinations_with_replacement``.  Row ``c``: with ``C[c, i]`` the number of
+    occurrences of item i and ``T`` the least score, ``lo = 2 C P - (2T - 1) C E c`` and
+    ``hi = (2T + 1) C E c - 2 C P`` (both ``> 0``; times 2 as in :func:`_add_sequence`),
+    built as one integer matrix.
+    """
+    import numpy as np
+
+    size, nf = len(items), E.shape[1]
+    contexts = list(combinations_with_replacement(range(size), n - 1))
+    at = np.array(contexts, dtype=np.int64).reshape(len(contexts), n - 1)
+    C = np.zeros((len(contexts), size), dtype=np.int64)  # C[c, i]: occurrences of item i in sequence c
+    for j in range(n - 1):
+        np.add.at(C, (np.arange(len(contexts)), at[:, j]), 1)
+    C[:, query] += 1
+    target = scores[at].min(axis=1, initial=scores[query])[:, None]  # T = min_j <x_j, q>, the query included
+    CE = C @ E
+    rows = np.empty((len(contexts), 2, nf + size), dtype=np.int64)  # lo, hi per context
+    rows[:, 0, :nf], rows[:, 0, nf:] = -(2 * target - 1) * CE, 2 * C
+    rows[:, 1, :nf], rows[:, 1, nf:] = (2 * target + 1) * CE, -2 * C
+    problem.system.add_integer_rows(rows.reshape(2 * len(contexts), nf + size), ">")
+    for context in contexts:
+        label = tuple(items[i] for i in context)
+        problem.labels += [("seq", "lo", label), ("seq", "hi", label)]
+
+
 def kernel_row(m: int, q: int, n: int, family: str = "free", tokens=None, order=()) -> Problem:
     """One query's row: unknowns ``K[q, .]`` (``family="free"``) or the coefficients of a
     family — ``"affine-complement"``: ``K[q,x] = a + sum_i b_i (1 - x_i)``; ``"complement-d"``:
     ``sum_{|S| <= d} c_S prod_{i in S} (1 - x_i)`` — and ``P[x]``; rows for every context
     multiset of the tokens (query appended); ``order`` adds ``K[q,q] >= K[q,z]``."""
+    import numpy as np
+
     tokens = list(range(1 << m)) if tokens is None else list(tokens)
     if q not in tokens:
         tokens.append(q)
@@ -202,37 +235,86 @@ def kernel_row(m: int, q: int, n: int, family: str = "free", tokens=None, order=
     subsets = complement_subsets(m, degree) if degree else []
     feats = [("K", x) for x in tokens] if not degree else [("phi", f) for f in range(len(subsets))]
     problem = _builder(feats + [("P", x) for x in tokens])
-
-    index = problem.index
-
-    def entry(x):  # K[q, x] as integer coefficients over the feature unknowns
-        if not degree:
-            return {index[("K", x)]: 1}
-        return {index[("phi", f)]: 1 for f, S in enumerate(subsets) if not any(x >> i & 1 for i in S)}
-
-    entries = {x: entry(x) for x in tokens}
-    for context in combinations_with_replacement(tokens, n - 1):
-        seq = tuple(context) + (q,)
-        target = att.min_ip_target(seq)
-        for side in ("lo", "hi"):  # times 2, as in _add_sequence
-            sign, level = (1, 2 * target - 1) if side == "lo" else (-1, 2 * target + 1)
-            coefs: dict[int, int] = {}
-            for x in seq:
-                i = index[("P", x)]
-                coefs[i] = coefs.get(i, 0) + 2 * sign
-                for k, e in entries[x].items():
-                    coefs[k] = coefs.get(k, 0) - sign * level * e
-            problem.system.add(coefs, ">", 0)
-            problem.labels.append(("seq", side, context))
+    # E[i, f]: K[q, tokens[i]] as integer coefficients over the feature unknowns
+    if degree:
+        E = np.array([[int(not any(x >> i & 1 for i in S)) for S in subsets] for x in tokens], dtype=np.int64)
+    else:
+        E = np.eye(len(tokens), dtype=np.int64)
+    scores = np.array([att.inner(x, q) for x in tokens], dtype=np.int64)
+    _row_pairs(problem, E, scores, tokens.index(q), n, tokens)
     for key in feats:
         problem.system.add({problem.index[key]: 1}, ">=", 0)
         problem.labels.append(("nonneg", None, att.bits(key[1], m) if family == "free" else key[1]))
+
+    def entry(x):  # K[q, x] as integer coefficients over the feature unknowns
+        return {k: int(e) for k, e in enumerate(E[tokens.index(x)]) if e}
+
     for z in order:
-        coefs = dict(entry(q))
+        coefs = entry(q)
         for k, e in entry(z).items():
             coefs[k] = coefs.get(k, 0) - e
         problem.system.add(coefs, ">=", 0)
         problem.labels.append(("order", z))
+    return problem
+
+
+def feature_classes(m: int, w: int, degree: int) -> list:
+    """The orbits ``(a, b)`` of the subsets S of size <= degree under the coordinate
+    permutations fixing ``q = 1^w 0^(m-w)``: ``a = |S ∩ ones(q)|``, ``b = |S|``
+    (``a <= w``, ``b - a <= m - w``)."""
+    return [(a, b) for b in range(degree + 1) for a in range(min(w, b) + 1) if b - a <= m - w]
+
+
+def feature_class(S, w: int) -> tuple:
+    """The orbit (:func:`feature_classes`) of the subset S; q's ones are the coordinates below w."""
+    return sum(1 for i in S if i < w), len(S)
+
+
+def class_kernel(m: int, w: int, cls, tau) -> int:
+    """``sum_{S in class (a, b)} prod_{i in S} (1 - x_i)`` for any token x of type
+    ``tau = (v, s) = (|x|, <x, q>)``: the number of subsets of the class that miss x,
+    ``C(w - s, a) C(m - w - (v - s), b - a)`` (q's ones outside x, then its zeros outside x)."""
+    from math import comb
+
+    (a, b), (v, s) = cls, tau
+    return comb(w - s, a) * comb(m - w - (v - s), b - a)
+
+
+def type_token(w: int, tau) -> int:
+    """A token of type ``tau = (v, s)`` for ``q = 1^w 0^(m-w)``: s of q's ones, then ``v - s`` of its zeros."""
+    v, s = tau
+    return (1 << s) - 1 | ((1 << (v - s)) - 1) << w
+
+
+def invariant_kernel_row(m: int, w: int, n: int, family: str) -> Problem:
+    """:func:`kernel_row` of a complement family at ``q = 1^w 0^(m-w)`` over the solutions
+    invariant under the coordinate permutations fixing q (``S_w x S_(m-w)``): feasible iff
+    :func:`kernel_row` is.
+
+    Those permutations permute the row's sequence rows (``<x, q>`` is kept), its features
+    and its tokens, so they map solutions to solutions; the problem is convex, so the
+    average of a solution over them is an invariant solution: ``c_S`` depends on S only
+    through its class ``(a, b)`` (:func:`feature_classes`) and ``P[x]`` on x only through
+    its type ``(v, s) = (|x|, <x, q>)`` (:func:`realisable_types`).  On invariant unknowns,
+    context multisets with the same multiset of types give the same row, and every
+    multiset of types is realised; so the unknowns are ``("phi", (a, b))`` and
+    ``("P", (v, s))``, with ``K[q, x] = sum_(a, b) c_(a, b) class_kernel(a, b; v, s)``, and
+    there is one row pair per multiset of n - 1 types.  ``c_S = c_(a, b)`` is then a
+    solution of :func:`kernel_row`.
+    """
+    import numpy as np
+
+    degree = complement_degree(family)
+    if not degree:
+        raise ValueError("the invariant row is for the complement families")
+    classes, types = feature_classes(m, w, degree), realisable_types(m, w)
+    problem = _builder([("phi", c) for c in classes] + [("P", t) for t in types])
+    E = np.array([[class_kernel(m, w, c, t) for c in classes] for t in types], dtype=np.int64)
+    scores = np.array([s for _, s in types], dtype=np.int64)
+    _row_pairs(problem, E, scores, types.index((w, w)), n, types)
+    for c in classes:
+        problem.system.add({problem.index[("phi", c)]: 1}, ">=", 0)
+        problem.labels.append(("nonneg", None, c))
     return problem
 
 
@@ -342,35 +424,65 @@ def expand_reduced(problem: Problem, point, m: int, n: int, positions: bool = Fa
     return rank_one_witness(full, [values[k] for k in keys], tokens, n, positions)
 
 
+def _readout_decision(weights, scores, query: int, n: int, budget=None):
+    """One query's readout LP over items (tokens, or token types) i with ``K[q, i] = weights[i]``
+    and score ``<i, q> = scores[i]``: unknowns ``U[i]``, one row pair per multiset of n - 1
+    items (the query item appended), ``-1/2 sum_j K_j < sum_j K_j (U_j - T) < 1/2 sum_j K_j``
+    times ``2 / K[q, q]`` (so that the coefficients stay of moderate size as floats, which the
+    LP's search needs)."""
+    row = [2 * v / weights[query] for v in weights]
+    system = lp.LinearSystem(len(weights))
+    for context in combinations_with_replacement(range(len(weights)), n - 1):
+        seq = tuple(context) + (query,)
+        target = min(scores[x] for x in seq)
+        coefs: dict[int, Fraction] = {}
+        for x in seq:
+            coefs[x] = coefs.get(x, 0) + row[x]
+        total = sum(row[x] for x in seq)
+        system.add(coefs, ">", total * target - total / 2)
+        system.add(coefs, "<", total * target + total / 2)
+    return lp.decide(system, budget)
+
+
 def fixed_kernel_readout(K, m: int, n: int = 3, budget=None, queries=None):
     """For a fixed exact kernel ``K`` (2^m x 2^m, ``K >= 0``, positive diagonal), readout rows
     ``U[q, .]`` with error < 1/2 on every sequence of exact length n, one LP per query
-    (``queries``, default all; the other rows are None).
+    (``queries``, default all; the other rows are None; :func:`_readout_decision`).
 
     Returns ``(U, None)`` or ``(None, (q, decision))`` for the first query whose LP is not
-    feasible.  The rows are ``-1/2 sum_j K[q,x_j] < sum_j K[q,x_j] (U[q,x_j] - T) < 1/2 sum_j K[q,x_j]``,
-    times ``2 / K[q, q]`` (so that the coefficients stay of moderate size as floats, which
-    the LP's search needs).
+    feasible.
     """
     size = 1 << m
     U = [None] * size
     for q in (range(size) if queries is None else queries):
-        row = [2 * v / K[q][q] for v in K[q]]
-        system = lp.LinearSystem(size)
-        for context in combinations_with_replacement(range(size), n - 1):
-            seq = tuple(context) + (q,)
-            target = att.min_ip_target(seq)
-            coefs: dict[int, Fraction] = {}
-            for x in seq:
-                coefs[x] = coefs.get(x, 0) + row[x]
-            total = sum(row[x] for x in seq)
-            system.add(coefs, ">", total * target - total / 2)
-            system.add(coefs, "<", total * target + total / 2)
-        decision = lp.decide(system, budget)
+        decision = _readout_decision(K[q], [att.inner(x, q) for x in range(size)], q, n, budget)
         if not isinstance(decision, lp.Feasible):
             return None, (q, decision)
         U[q] = decision.point
     return U, None
+
+
+def invariant_readout(row, m: int, w: int, n: int = 3, budget=None):
+    """For ``q = 1^w 0^(m-w)`` and a kernel row ``row = K[q, .]`` invariant under the coordinate
+    permutations fixing q (it depends on x only through its type ``(|x|, <x, q>)``; checked),
+    an invariant readout row ``U[q, .]`` with error < 1/2 on every sequence of exact length n:
+    ``(U row, None)``, or ``(None, decision)`` when there is none.
+
+    The readout LP of :func:`fixed_kernel_readout` at q is convex and those permutations
+    permute its rows and unknowns, so it is feasible iff it has an invariant solution
+    (average any solution); on invariant ``U`` the rows depend on the context only through
+    its multiset of types, all of which are realised: one LP over the types.
+    """
+    types = realisable_types(m, w)
+    where = {t: i for i, t in enumerate(types)}
+    kind = [where[(att.weight(x), att.inner(x, (1 << w) - 1))] for x in range(1 << m)]
+    weights = [row[type_token(w, t)] for t in types]
+    if any(row[x] != weights[kind[x]] for x in range(1 << m)):
+        raise ValueError(f"the kernel row of 1^{w} 0^{m - w} is not invariant under the permutations fixing it")
+    decision = _readout_decision(weights, [s for _, s in types], where[(w, w)], n, budget)
+    if not isinstance(decision, lp.Feasible):
+        return None, decision
+    return [decision.point[kind[x]] for x in range(1 << m)], None
 
 
 def kernel_worst_error(K, U, m: int, n: int = 3, poll=lambda: None, queries=None) -> Fraction:

@@ -425,9 +425,12 @@ class FeatureRankTable(Claim):
 
         A row's problem for q is mapped to the one for sigma(q) by any coordinate
         permutation sigma (the features permute with the coordinates), so one query per
-        weight is decided, averaged over the permutations fixing it (the row problem is
-        convex and invariant under them) and transported to the other queries; the
-        assembled head is invariant and is re-evaluated exactly, so the symmetry is
+        weight, ``1^w 0^(m-w)``, is decided, over the solutions invariant under the
+        permutations fixing it (:func:`_linearised.invariant_kernel_row`,
+        :func:`_linearised.invariant_readout`: the problems are convex, so nothing is lost),
+        and transported to the other queries; a row that has no solution is decided again
+        in full (:func:`affine_family_row`), for the certificate the trusted checker reads.
+        The assembled head is invariant and is re-evaluated exactly, so the symmetry is
         used to search only.
         """
         size = 1 << m
@@ -439,24 +442,20 @@ class FeatureRankTable(Claim):
         for w in range(m, -1, -1):  # heavy queries first: that is where a row fails, if one does
             ev.poll()
             q = (1 << w) - 1
-            problem, decision = affine_family_row(m, q, degree)
+            problem = lin.invariant_kernel_row(m, w, 3, family)
+            decision = problem.decide()
             if isinstance(decision, lp.Infeasible):
-                rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
-                ev.certify("kernel-row-infeasible", {"family": family, "length": 3, "cases": [
-                    {"m": m, "query": att.bits(q, m), "tokens": "all", "rows": rows, "nonnegative": nonneg, "order": []}]})
-                return None, att.bits(q, m)
+                problem, decision = affine_family_row(m, q, degree)
+                if isinstance(decision, lp.Infeasible):
+                    rows, nonneg, _ = lin.certificate_rows(problem, decision.multipliers, m)
+                    ev.certify("kernel-row-infeasible", {"family": family, "length": 3, "cases": [
+                        {"m": m, "query": att.bits(q, m), "tokens": "all", "rows": rows, "nonnegative": nonneg, "order": []}]})
+                    return None, att.bits(q, m)
             if not isinstance(decision, lp.Feasible):
-                ev.unknown(f"{family} at m = {m}: query {att.bits(q, m)} undecided ({decision.reason})")
+                reason = decision.reason if isinstance(decision, lp.Unknown) else "the full row has a solution, its invariant form none"
+                ev.unknown(f"{family} at m = {m}: query {att.bits(q, m)} undecided ({reason})")
                 return None, None
-            coefs = [problem.value(decision.point, ("phi", f)) for f in range(len(subsets))]
-            classes: dict = {}
-            for f, S in enumerate(subsets):  # orbit of S under the permutations fixing q
-                classes.setdefault((sum(1 for i in S if i < w), len(S)), []).append(f)
-            for members in classes.values():
-                mean = sum((coefs[f] for f in members), Fraction(0)) / len(members)
-                for f in members:
-                    coefs[f] = mean
-            reps[w] = coefs
+            reps[w] = [problem.value(decision.point, ("phi", lin.feature_class(S, w))) for S in subsets]
         Phi = [None] * size
         sigmas = {}
         for q in range(size):
@@ -468,22 +467,17 @@ class FeatureRankTable(Claim):
             for f, S in enumerate(subsets):
                 row[where[tuple(sorted(sigma[i] for i in S))]] = reps[w][f]
             Phi[q] = row
-        K = [[sum((a * c for a, c in zip(Phi[q], Psi[x]) if a and c), Fraction(0)) for x in range(size)] for q in range(size)]
-        U_rep, failed = lin.fixed_kernel_readout(K, m, 3, queries=[(1 << w) - 1 for w in range(m + 1)])
-        if U_rep is None:
-            ev.unknown(f"{family} at m = {m}: no exact readout for the representative rows")
-            return None, None
-        for w in range(m + 1):
-            # average U over the orbits of the permutations fixing q (the row of K is
-            # invariant, so the readout problem is convex and invariant): an invariant head
-            q, row = (1 << w) - 1, U_rep[(1 << w) - 1]
-            classes = {}
-            for x in range(size):
-                classes.setdefault((att.inner(x, q), att.weight(x)), []).append(x)
-            for members in classes.values():
-                mean = sum((row[x] for x in members), Fraction(0)) / len(members)
-                for x in members:
-                    row[x] = mean
+        # the representatives' kernel rows (the only ones read: the head is invariant)
+        queries = [(1 << w) - 1 for w in range(m + 1)]
+        K = [None] * size
+        for q in queries:
+            K[q] = [sum((a * c for a, c in zip(Phi[q], Psi[x]) if a and c), Fraction(0)) for x in range(size)]
+        U_rep = {}
+        for w, q in enumerate(queries):
+            U_rep[q], failed = lin.invariant_readout(K[q], m, w, 3)
+            if U_rep[q] is None:
+                ev.unknown(f"{family} at m = {m}: no exact readout for the row of {att.bits(q, m)}")
+                return None, None
         U = []
         for q in range(size):
             rep, sigma = U_rep[(1 << att.weight(q)) - 1], sigmas[q]
@@ -492,10 +486,9 @@ class FeatureRankTable(Claim):
                 row[sum(1 << sigma[i] for i in range(m) if x >> i & 1)] = rep[x]
             U.append(row)
         # invariant head (the checker re-checks the invariance): one query per weight suffices
-        worst = lin.kernel_worst_error(K, U, m, poll=ev.poll, queries=[(1 << w) - 1 for w in range(m + 1)])
+        worst = lin.kernel_worst_error(K, U, m, poll=ev.poll, queries=queries)
         ev.certify("exhaustive", {"m": m, "lengths": [3], "phi": Phi, "psi": Psi, "readout": U,
                                   "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "coordinates"})
         return worst, None
-
 
 CLAIM = FeatureRankTable()
