@@ -54,6 +54,7 @@ POINTS = [
 
 CHILD = r"""
 import json, resource, sys, time
+import solvers  # first, as in a worker: it sets one BLAS thread before numpy loads
 import numpy, scipy.optimize, scipy.sparse, scipy.special, sympy, z3  # the one-off library cost, outside the clock
 from theorems.core import get
 claim = get(sys.argv[1])
