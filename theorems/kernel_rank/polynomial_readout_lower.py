@@ -35,6 +35,7 @@ Gordan cross-check are reported beside it, as symbolic and unchecked facts.
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
@@ -64,21 +65,16 @@ def nodes(D: int, rho=None) -> list:
 
 
 def lagrange_at_zero(points: list) -> list:
-    """``l_k(0) = prod_{j != k} (0 - x_j) / (x_k - x_j)`` for the given nodes, simplified."""
+    """``l_k(0) = prod_{j != k} (0 - x_j) / (x_k - x_j)`` for the given nodes: sympy expressions
+    (each value simplified) or elements of a sympy rational-function field (kept in lowest terms)."""
     out = []
     for k, xk in enumerate(points):
-        value = sp.Integer(1)
+        value = 1
         for j, xj in enumerate(points):
             if j != k:
                 value *= -xj / (xk - xj)
-        out.append(sp.factor(sp.cancel(value)))
+        out.append(sp.factor(sp.cancel(value)) if isinstance(value, sp.Expr) else value)
     return out
-
-
-def _vanishes(expr) -> bool:
-    """A rational function of rho is identically zero: its expanded numerator is 0."""
-    numerator, _ = sp.fraction(sp.together(expr))
-    return sp.expand(sp.expand(numerator).doit()) == 0
 
 
 def extrapolation_constant(D: int) -> dict:
@@ -87,22 +83,31 @@ def extrapolation_constant(D: int) -> dict:
     Signs: ``pi_j - pi_k = (D+2)(j-k) rho / ((j rho + D+2-j)(k rho + D+2-k))``
     (checked), so the nodes increase with k on rho > 0 and ``l_k(0)`` has the
     sign ``(-1)^{k-1}`` (0 lies left of every node).
+
+    Computed in sympy's field of rational functions of rho over QQ (``sympy.field``:
+    exact, every element in lowest terms, no expression trees to simplify), so a
+    rational function vanishes identically exactly when it is the field's zero;
+    Lambda is then written as an expression for the facts and the certificate.
     """
     _rho, _D, _m, _X, _q, _h = _symbols()
-    pts = nodes(D)
+    _, rho = sp.field([_rho], sp.QQ)
+    pts = nodes(D, rho)
     n = D + 2
     difference_ok = all(
-        _vanishes((pts[j - 1] - pts[k - 1]) - n * (j - k) * _rho / ((j * _rho + n - j) * (k * _rho + n - k)))
+        (pts[j - 1] - pts[k - 1]) == n * (j - k) * rho / ((j * rho + n - j) * (k * rho + n - k))
         for j in range(1, n) for k in range(1, j)
     )
     ells = lagrange_at_zero(pts)
-    lam = sp.factor(sp.cancel(sum(((-1) ** k) * ell for k, ell in enumerate(ells))))
+    field_lam = sum(((-1) ** k) * ell for k, ell in enumerate(ells))
+    lam = sp.factor(field_lam.as_expr())
     num, den = sp.fraction(sp.cancel(lam))
-    slope = sp.expand(sp.diff(num, _rho) * den - num * sp.diff(den, _rho))
-    increasing = symbolic.positive_from(slope, _rho, 0) and symbolic.positive_from(den, _rho, 0)
+    top, bottom = field_lam.numer, field_lam.denom
+    x = top.ring.gens[0]
+    slope = (top.diff(x) * bottom - top * bottom.diff(x)).as_expr()
+    increasing = symbolic.positive_from(slope, _rho, 0) and symbolic.positive_from(bottom.as_expr(), _rho, 0)
     at_one = lam.subs(_rho, 1)
     # the Lagrange exactness g(0) = sum l_k(0) g(pi_k) for g = 1, pi, ..., pi^D (checked, not assumed)
-    exact = all(_vanishes(sp.Add(*(ell * p**d for ell, p in zip(ells, pts))) - (1 if d == 0 else 0)) for d in range(D + 1))
+    exact = all(sum(ell * p**d for ell, p in zip(ells, pts)) == (1 if d == 0 else 0) for d in range(D + 1))
     return {
         "lambda": lam,
         "numerator": num,
@@ -152,15 +157,6 @@ def affine_gordan(q: int, z: int) -> tuple[list, list, dict]:
     return rows, weights, {k: v for k, v in total.items() if v != 0}
 
 
-def weighted_distribution(sequence, psi) -> dict[int, Fraction]:
-    """The output h of a rank-one head with one-hot values: token x gets ``psi(x) #x / sum_j psi(x_j)``."""
-    total = sum((psi[x] for x in sequence), Fraction(0))
-    h: dict[int, Fraction] = {}
-    for x in sequence:
-        h[x] = h.get(x, Fraction(0)) + psi[x] / total
-    return h
-
-
 def polynomial_readout_search(m: int, D: int, n: int, psi: list[Fraction], budget: float | None = None):
     """Search a degree-D readout for the rank-one head with weights ``psi`` at exact length n.
 
@@ -180,21 +176,24 @@ def polynomial_readout_search(m: int, D: int, n: int, psi: list[Fraction], budge
         raise ValueError("psi must depend on the weight |x| only")
     monomials = [mono for d in range(D + 1) for mono in combinations_with_replacement(range(size), d)]
     index = {mono: j for j, mono in enumerate(monomials)}
+    # h(x) = p(x) #x / sum_j p(x_j) with p = psi times the lcm of its denominators (the scale cancels),
+    # so a monomial of degree d is prod_a (p(a) #a) / P^d: one Fraction each, the same value as with psi
+    scale = math.lcm(*(v.denominator for v in psi))
+    p = [v.numerator * (scale // v.denominator) for v in psi]
     by_weight = {}
     for w in range(m + 1):
         q = (1 << w) - 1
         system = lp.LinearSystem(len(monomials))
         for context in combinations_with_replacement(range(size), n - 1):
             seq = context + (q,)
-            h = weighted_distribution(seq, psi)
-            support = sorted(h)
+            mass: dict[int, int] = {}
+            for x in seq:
+                mass[x] = mass.get(x, 0) + p[x]
+            total, support = sum(mass.values()), sorted(mass)
             coefs = {}
             for d in range(D + 1):
                 for mono in combinations_with_replacement(support, d):
-                    value = Fraction(1)
-                    for a in mono:
-                        value *= h[a]
-                    coefs[index[mono]] = value
+                    coefs[index[mono]] = Fraction(math.prod(mass[a] for a in mono), total**d)
             T = att.min_ip_target(seq)
             system.add(coefs, "<", T + Fraction(1, 2))
             system.add(coefs, ">", T - Fraction(1, 2))
