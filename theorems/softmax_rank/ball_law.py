@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from math import ceil, exp, isqrt, log, sqrt
+from math import ceil, exp, isqrt, lcm, log, sqrt
 
 from solvers import intervals
 from solvers import softmax_enclosures as E
@@ -57,32 +57,45 @@ def law_exponent(d: int) -> Fraction:
 
 def hex_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, Fraction]]:
     """The points ``spacing (i + j/2, j h)`` (h = 97/112 ~ sqrt(3)/2) in the closed unit disk, or in the annulus
-    ``3/4 <= |x|^2 <= 1`` — exactly, as rationals."""
+    ``3/4 <= |x|^2 <= 1`` — exactly, as rationals.
+
+    With ``spacing = p/q`` the point is ``(p (2i + j) / (2q), 97 p j / (112 q))`` and
+    ``(112 * 2q)^2 |x|^2 = p^2 (112^2 (2i + j)^2 + (2 * 97 j)^2)``: the region is decided on that integer.
+    """
+    spacing = Fraction(spacing)
+    p, q = spacing.numerator, spacing.denominator
+    one, ring = (2 * 112 * q) ** 2, 3 * (112 * q) ** 2  # (112 * 2q)^2 times 1 and times 3/4
     out = []
     J = int(1 / (spacing * HEX_HEIGHT)) + 1
     I = int(1 / spacing) + J + 1
     for j in range(-J, J + 1):
+        vertical = (2 * HEX_HEIGHT.numerator * j) ** 2
+        y = Fraction(HEX_HEIGHT.numerator * p * j, HEX_HEIGHT.denominator * q)
         for i in range(-I, I + 1):
-            x, y = spacing * (i + Fraction(j, 2)), spacing * j * HEX_HEIGHT
-            r2 = x * x + y * y
-            if r2 <= 1 and (region == "disk" or r2 >= ANNULUS):
-                out.append((x, y))
+            r2 = p * p * ((HEX_HEIGHT.denominator * (2 * i + j)) ** 2 + vertical)
+            if r2 <= one and (region == "disk" or r2 >= ring):
+                out.append((Fraction(p * (2 * i + j), 2 * q), y))
     return out
 
 
 def fcc_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, Fraction, Fraction]]:
     """The face-centred cubic lattice ``(spacing/2) (i, j, k)``, i + j + k even (nearest neighbours
-    ``spacing/sqrt 2`` apart), in the closed unit ball of R^3, or in the shell ``3/4 <= |x|^2 <= 1``."""
-    a = spacing / 2
+    ``spacing/sqrt 2`` apart), in the closed unit ball of R^3, or in the shell ``3/4 <= |x|^2 <= 1``.
+
+    With ``spacing/2 = p/(2q)``: ``(2q)^2 |x|^2 = p^2 (i^2 + j^2 + k^2)``, decided in integers.
+    """
+    a = Fraction(spacing) / 2
+    p, q = Fraction(spacing).numerator, Fraction(spacing).denominator
+    one, ring = 4 * q * q, 3 * q * q
     K = int(1 / a) + 1
     out = []
     for i in range(-K, K + 1):
         for j in range(-K, K + 1):
             for k in range(-K, K + 1):
                 if (i + j + k) % 2 == 0:
-                    r2 = a * a * (i * i + j * j + k * k)
-                    if r2 <= 1 and (region == "disk" or r2 >= ANNULUS):
-                        out.append((a * i, a * j, a * k))
+                    r2 = p * p * (i * i + j * j + k * k)
+                    if r2 <= one and (region == "disk" or r2 >= ring):
+                        out.append((Fraction(p * i, 2 * q), Fraction(p * j, 2 * q), Fraction(p * k, 2 * q)))
     return out
 
 
@@ -93,8 +106,15 @@ def lattice_points(d: int, spacing: Fraction, region: str = "disk") -> list:
 
 def multiplicities(points, beta: int) -> list[int]:
     """``m_j = ceil(64 e^{beta (1 - |x_j|^2)/2})`` (any positive integers name a valid instance; these make
-    the kernel Gaussian).  Computed in floats, then fixed as integers: the certificates carry them."""
-    return [ceil(WEIGHT * exp(beta * (1 - float(sum(v * v for v in x))) / 2)) for x in points]
+    the kernel Gaussian).  Computed in floats, then fixed as integers: the certificates carry them.
+    ``|x_j|^2`` is exact (``num / den^2`` over the lcm den of the coordinates' denominators) and rounded once,
+    as ``float`` of its Fraction would be (int / int is correctly rounded)."""
+    out = []
+    for x in points:
+        den = lcm(*(v.denominator for v in x))
+        square = sum((v.numerator * (den // v.denominator)) ** 2 for v in x) / (den * den)
+        out.append(ceil(WEIGHT * exp(beta * (1 - square) / 2)))
+    return out
 
 
 class Instance:

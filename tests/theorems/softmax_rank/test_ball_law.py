@@ -1,6 +1,7 @@
 """S3 ball law on the disk: multiplicity lattices certified, the unweighted contrast, points outside the ball."""
 
 import copy
+import math
 from fractions import Fraction
 
 import pytest
@@ -62,6 +63,27 @@ def test_the_hex_points_are_in_the_ball_exactly():
         assert pts and all(x * x + y * y <= 1 for x, y in pts)
         if region == "annulus":
             assert all(x * x + y * y >= Fraction(3, 4) for x, y in pts)
+
+
+@pytest.mark.parametrize("spacing", [Fraction(41, 20) / 8, Fraction(1, 4), Fraction(37, 20) / 16])
+def test_the_lattices_decided_in_integers_are_the_definitions(spacing):
+    """hex_points / fcc_points (membership decided on integers) against the lattice definitions walked in
+    Fractions, point for point and in order; multiplicities against floats of the exact |x|^2."""
+    h, ring = ball_law.HEX_HEIGHT, Fraction(3, 4)
+    J = int(1 / (spacing * h)) + 1
+    I = int(1 / spacing) + J + 1
+    hexes = [(spacing * (i + Fraction(j, 2)), spacing * j * h) for j in range(-J, J + 1) for i in range(-I, I + 1)]
+    a, K = spacing / 2, int(2 / spacing) + 1
+    cubes = [(a * i, a * j, a * k) for i in range(-K, K + 1) for j in range(-K, K + 1) for k in range(-K, K + 1) if (i + j + k) % 2 == 0]
+    for region in ("disk", "annulus"):
+        def inside(x):
+            r2 = sum(v * v for v in x)
+            return r2 <= 1 and (region == "disk" or r2 >= ring)
+        assert ball_law.hex_points(spacing, region) == [x for x in hexes if inside(x)]
+        if spacing >= Fraction(1, 4):
+            assert ball_law.fcc_points(spacing, region) == [x for x in cubes if inside(x)]
+    points = ball_law.hex_points(spacing)
+    assert ball_law.multiplicities(points, 64) == [math.ceil(64 * math.exp(64 * (1 - float(sum(v * v for v in x))) / 2)) for x in points]
 
 
 def test_points_outside_the_ball_leave_the_claim_unestablished(monkeypatch, fresh_plans):
