@@ -8,8 +8,9 @@ dask is imported only then, so it is needed only by those who use it
 (``pip install 'attnproof[dist]'``).
 
 A task whose worker dies (a killed process, a lost Dask worker) is retried
-once; if it is lost again its result is a :class:`Lost` saying why — never a
-missing index, never an exception that ends the other tasks.  An exception
+once (on Dask: as often as the scheduler's ``allowed-failures``, see
+:func:`_run_dask`); if it is lost again its result is a :class:`Lost` saying
+why — never a missing index, never an exception that ends the other tasks.  An exception
 raised by ``function`` itself is not retried (the same input would raise
 again): it is a :class:`Lost` too.
 
@@ -21,9 +22,10 @@ finished ones compared with theirs).
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
@@ -52,69 +54,136 @@ def run(function: Callable, tasks: Sequence[tuple], jobs: int = 1, scheduler: st
 
 
 def _run_pool(function: Callable, tasks: Sequence[tuple], jobs: int) -> Iterator[tuple[int, object]]:
-    pending = dict(enumerate(tasks))
-    tries = dict.fromkeys(pending, 0)
-    while pending:
+    """The tasks on a pool of ``jobs`` workers; a task whose worker died, run once more alone.
+
+    A worker that dies breaks the whole pool: every unfinished task fails with it.  The tasks
+    that had started (each worker marks its task in shared memory before running it) are
+    charged with the death — the one that died and any that ran beside it — and are run once
+    more, each in a one-worker pool of its own (``jobs`` at a time), where a death is the
+    task's own: dying there too, it is :class:`Lost`.  The tasks that had not started are not
+    charged: they go to a fresh pool, as if nothing had happened.
+    """
+    waiting, charged = dict(enumerate(tasks)), []
+    while waiting:
+        started = multiprocessing.get_context().RawArray("b", len(tasks))
         broken = []
-        with _stopped_at_once(ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)) as pool:
-            futures = {pool.submit(function, *task): index for index, task in pending.items()}
+        with _stopped_at_once(_pool(jobs, started)) as pool:
+            futures = {pool.submit(_marked, index, function, task): index for index, task in waiting.items()}
             for future in as_completed(futures):
                 index = futures[future]
                 try:
                     result = future.result()
-                except BrokenProcessPool as exc:  # a worker died: every unfinished task of the pool
-                    broken.append((index, f"worker died: {exc}"))
+                except BrokenProcessPool:  # a worker died: every unfinished task of the pool
+                    broken.append(index)
                     continue
                 except Exception as exc:
                     result = Lost(f"{type(exc).__name__}: {str(exc)[:300]}")
-                del pending[index]
+                del waiting[index]
                 yield index, result
-        for index, why in broken:
-            tries[index] += 1
-            if tries[index] > RETRIES:
-                del pending[index]
-                yield index, Lost(f"{why} (after {RETRIES} retry)")
+        for index in broken:
+            if started[index]:
+                charged.append(index)
+                del waiting[index]
+    yield from _run_alone(function, {index: tasks[index] for index in charged}, jobs)
+
+
+def _run_alone(function: Callable, tasks: dict, jobs: int) -> Iterator[tuple[int, object]]:
+    """Each task (``{index: task}``) in a one-worker pool of its own, ``jobs`` at a time: the retry."""
+    waiting, running = list(tasks.items()), {}
+    try:
+        while waiting or running:
+            while waiting and len(running) < jobs:
+                index, task = waiting.pop(0)
+                pool = _pool(1)
+                running[pool.submit(function, *task)] = (index, pool)
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index, pool = running.pop(future)
+                pool.shutdown()
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    result = Lost(f"its worker died, and again when it ran alone (after {RETRIES} retry)")
+                except Exception as exc:
+                    result = Lost(f"{type(exc).__name__}: {str(exc)[:300]}")
+                yield index, result
+    except BaseException:
+        for _, pool in running.values():
+            _stop(pool)
+        raise
+
+
+_started = None  # in a worker of a shared pool: the flags its tasks set when they start
+
+
+def _pool(workers: int, started=None) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(started,))
+
+
+def _start_worker(started) -> None:
+    """In a worker: Ctrl-C reaches the whole process group; the parent alone handles it, by stopping the pool."""
+    global _started
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _started = started
+
+
+def _marked(index: int, function: Callable, task: tuple):
+    """In a worker: ``function(*task)``, once task ``index`` is marked as started (a plain store to
+    shared memory, there before the function can kill the process)."""
+    _started[index] = 1
+    return function(*task)
 
 
 @contextlib.contextmanager
 def _stopped_at_once(pool: ProcessPoolExecutor):
     """The pool, shut down normally at the end; on Ctrl-C, an error, or a caller that stopped reading,
-    stopped now (pending tasks cancelled, workers terminated), not after its queue: Ctrl-C ends
-    the command within about a second."""
+    stopped now (:func:`_stop`), not after its queue: Ctrl-C ends the command within about a second."""
     try:
         yield pool
     except BaseException:
-        workers = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
-        for process in workers:
-            process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        _stop(pool)
         raise
     pool.shutdown()
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """In a worker: Ctrl-C reaches the whole process group; the parent alone handles it, by stopping the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Pending tasks cancelled, workers terminated."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    for process in workers:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _run_dask(function: Callable, tasks: Sequence[tuple], scheduler: str) -> Iterator[tuple[int, object]]:
+    """The tasks on a ``dask.distributed`` cluster.
+
+    A task whose worker dies is run again on another worker by the scheduler itself, as long
+    as the workers that died while running it number at most the scheduler's
+    ``distributed.scheduler.allowed-failures`` (3 by default; 1 gives the process pool's one
+    retry, as the README's cluster line sets it); then the task errs with ``KilledWorker``: a
+    :class:`Lost`.  The client cannot change that number for a scheduler it did not start, and
+    resubmitting after ``KilledWorker`` would multiply it, so the scheduler's setting rules.
+    An exception of ``function`` itself is not retried (``retries`` is left at 0), as on the pool.
+    """
     try:
         from dask.distributed import Client, as_completed as dask_completed
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise RuntimeError("--scheduler needs dask.distributed: pip install 'attnproof[dist]'") from exc
+    from distributed.scheduler import KilledWorker
+
     with Client(scheduler) as client:
-        # A task whose worker dies is rescheduled by the scheduler (its allowed-failures, then
-        # KilledWorker); retries: one more run of a task that erred; pure=False: a task is
-        # never merged with an equal one.
+        # pure=False: a task is never merged with an equal one; the stamp keeps keys apart between runs
         stamp = time.time_ns()
-        futures = [client.submit(function, *task, pure=False, retries=RETRIES, key=f"attnproof-task-{i}-{stamp}")
+        futures = [client.submit(function, *task, pure=False, key=f"attnproof-task-{i}-{stamp}")
                    for i, task in enumerate(tasks)]
         index_of = {future.key: index for index, future in enumerate(futures)}
         for future in dask_completed(futures):
             index = index_of[future.key]
             try:
                 result = future.result()
-            except Exception as exc:  # KilledWorker after the retries, or the function's own error
+            except KilledWorker as exc:  # its workers died, as many times as the scheduler allows and once more
+                result = Lost(f"its worker died: {str(exc)[:300]}")
+            except Exception as exc:  # the function's own error
                 result = Lost(f"{type(exc).__name__}: {str(exc)[:300]}")
             yield index, result
 

@@ -1,0 +1,115 @@
+"""Workers that die mid-sweep (issue 14): on the process pool and on a Dask cluster, a point whose
+worker dies is run once more; dying again, it is ``unknown`` (not established), written whole and
+alone, and the next run tries it again; the other points keep their real outcomes.
+
+The dying is real: ``cli_test.dies`` (tests/theorems/cli_dies.py) ends its own worker process.
+"""
+
+import json
+import os
+
+import pytest
+
+from solvers import parallel
+from theorems import core, store
+from theorems.cli import main
+
+from . import cli_dies
+
+DIES = cli_dies.CLAIM.id
+SWEEP = [DIES, "--param", "deaths=0,1,2"]
+
+
+@pytest.fixture
+def dying(monkeypatch, tmp_path):
+    """The claim registered here and named for processes that find claims as a user's would (Dask's
+    workers, ``verify``); its run counts kept in a folder of their own. Yields that folder."""
+    core.registry()
+    core.register(cli_dies.CLAIM)
+    monkeypatch.setenv(core.MODULES_VARIABLE, "tests.theorems.cli_dies")
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    monkeypatch.setenv(cli_dies.RUNS, str(folder))
+    monkeypatch.setenv(cli_dies.PARENT, str(os.getpid()))
+    yield str(folder)
+    core._REGISTRY.pop(DIES, None)
+
+
+def by_deaths(out) -> dict:
+    records = {}
+    for path in out.glob(f"{DIES}/*/{store.OUTCOME}"):
+        record = json.loads(path.read_text())
+        records[record["parameters"]["deaths"]] = record | {"files": sorted(os.listdir(path.parent))}
+    return records
+
+
+def assert_whole(out) -> None:
+    """Nothing half-written: no staging left over, and each point folder holds its outcome and exactly
+    the certificates it names."""
+    assert not [name for name in os.listdir(out) if name.startswith(store.STAGE_PREFIX)]
+    for record in by_deaths(out).values():
+        assert record["files"] == sorted([store.OUTCOME, *record["certificates"]])
+
+
+def assert_first_sweep(out, runs: str, recomputed: bool = False) -> None:
+    """``recomputed``: Dask recomputes a result that was lost with the worker holding it (not a retry:
+    the scheduler charges no death for it), so a point that died once may have run more than twice."""
+    records = by_deaths(out)
+    assert sorted(records) == [0, 1, 2]
+    assert records[0]["status"] == "verified" and records[1]["status"] == "verified"  # died once: retried, real outcome
+    assert [d["certificate"] for d in records[1]["discharged"]] == records[1]["certificates"] != []
+    lost = records[2]  # died twice: unknown, not established, nothing discharged
+    assert lost["status"] == "unknown" and lost["unknown"] == {"why": "not established", "partial": False}
+    assert [d["certificate"] for d in lost["discharged"]] == [None] and lost["certificates"] == []
+    assert "died" in lost["message"]
+    assert cli_dies.runs(runs, 2) == 2  # retried once: no more, no less
+    assert cli_dies.runs(runs, 1) == 2 or recomputed and cli_dies.runs(runs, 1) > 2
+    assert_whole(out)
+
+
+def assert_rerun(out, runs: str) -> None:
+    """The next run tries the lost point again (its third run survives), and it is verified."""
+    records = by_deaths(out)
+    assert records[2]["status"] == "verified" and records[2]["unknown"] is None
+    assert cli_dies.runs(runs, 2) == 3
+    assert_whole(out)
+
+
+def test_a_sweep_on_the_process_pool_survives_dying_workers(tmp_path, dying, capsys):
+    out = tmp_path / "o"
+    assert main(["check", *SWEEP, "--out", str(out), "--jobs", "2"]) == 1  # an unknown is not the expected verified
+    assert_first_sweep(out, dying)
+    assert main(["verify", str(out)]) == 0  # what was written stands: the unknown understates, never overstates
+    assert main(["check", *SWEEP, "--out", str(out), "--jobs", "2"]) == 0
+    assert_rerun(out, dying)
+
+
+def _square_or_die(k: int) -> int:
+    if k == 0:
+        os._exit(3)
+    return k * k
+
+
+def test_tasks_that_shared_a_pool_with_a_dying_worker_are_not_charged_for_it():
+    # the pool breaks under every task still unfinished; each is then run alone, so only the
+    # task that kills its worker there too is lost
+    results = dict(parallel.run(_square_or_die, [(k,) for k in range(8)], jobs=2))
+    assert sorted(results) == list(range(8))
+    assert isinstance(results[0], parallel.Lost) and "died" in results[0].reason
+    assert all(results[k] == k * k for k in range(1, 8))
+
+
+def test_a_sweep_on_a_dask_cluster_survives_dying_workers(tmp_path, dying, capsys):
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    out = tmp_path / "o"
+    # one retry per death, as on the pool (the README's cluster line sets the same); one task per
+    # single-thread worker, so a death is charged to the task that ran there and to no queued one
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1, "distributed.scheduler.worker-saturation": 1.0}):
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                      host="127.0.0.1") as cluster:
+            assert main(["check", *SWEEP, "--out", str(out), "--scheduler", cluster.scheduler_address]) == 1
+            assert_first_sweep(out, dying, recomputed=True)
+            assert main(["check", *SWEEP, "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
+            assert_rerun(out, dying)
