@@ -101,8 +101,10 @@ class KernelHead:
         if total <= 0:
             raise ZeroDivisionError(f"kernel weights of query {q} sum to {total}: kappa(q, q) must be > 0")
         values = [self.value(j, x) for j, x in enumerate(sequence, start=1)]
-        dim = len(values[0])
-        return tuple(sum((w * v[i] for w, v in zip(weights, values)), Fraction(0)) / total for i in range(dim))
+        dim, zero = len(values[0]), Fraction(0)
+        # zero value entries skipped (one-hot values have 2^m coordinates, n of them nonzero)
+        sums = (sum((w * v[i] for w, v in zip(weights, values) if v[i]), zero) for i in range(dim))
+        return tuple(s / total if s else zero for s in sums)
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ class AffineReadout:
         coefficients = self.a(q)
         total = Fraction(self.b(q))
         for a_h, h in zip(coefficients, outputs, strict=True):
-            total += sum((Fraction(c) * x for c, x in zip(a_h, h, strict=True)), Fraction(0))
+            total += sum((Fraction(c) * x for c, x in zip(a_h, h, strict=True) if x), Fraction(0))
         return total
 
 

@@ -42,10 +42,16 @@ def _symbols() -> tuple:
     return _s, _w, _c, _m, _n, _X, _q, _x
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _integer(k: int) -> Fraction:
+    """``Fraction(k)``, made once per k (the score tables hold ~m^2/2 entries, few distinct)."""
+    return Fraction(k)
+
+
 def readout_value(w, s, c=0):
     """``U[q, x] = a_q(x) + b(q) = (2 s + c) + (-w - c)`` with ``w = |q|``, ``s = <x, q>``."""
     if type(w) is int and type(s) is int and isinstance(c, (int, Fraction)):
-        return Fraction(2 * s - w)  # the same number: c cancels exactly (tables have ~m^2/2 entries: no Fraction sums)
+        return _integer(2 * s - w)  # the same number: c cancels exactly (tables have ~m^2/2 entries: no Fraction sums)
     return (2 * s + c) + (-w - c)
 
 
@@ -85,24 +91,39 @@ class RankOneShort(Claim):
     def witness(self, point: dict) -> att.TokenwiseHead:
         m, c = point["m"], point["c"]
         size = 1 << m
+        one, zero = Fraction(1), Fraction(0)
+        slope = [Fraction(2 * s) + c for s in range(m + 1)]  # a_q(x) = 2<x,q> + c takes m + 1 values
+        onehot = {}
+
+        def value(x):  # e_x, made once per token (the orbit sweep reads it for every sequence)
+            if x not in onehot:
+                onehot[x] = tuple(one if i == x else zero for i in range(size))
+            return onehot[x]
+
         return att.TokenwiseHead(
             m=m,
-            phi=lambda q: (Fraction(1),),
-            psi=lambda x: (Fraction(1),),
-            value=lambda x: tuple(Fraction(int(i == x)) for i in range(size)),
-            a=lambda q: tuple(Fraction(2 * att.inner(x, q)) + c for x in range(size)),
+            phi=lambda q: (one,),
+            psi=lambda x: (one,),
+            value=value,
+            a=lambda q: tuple(slope[att.inner(x, q)] for x in range(size)),
             b=lambda q: -att.weight(q) - c,
         )
 
     def score_witness(self, point: dict) -> att.ScoreHead:
         """The same head as a function of ``(w, s) = (|q|, <q,x>)``: ``kappa = 1``, ``U = 2s - w``."""
-        return att.ScoreHead(kappa=lambda w, s: Fraction(1), value=lambda w, s: readout_value(w, s, point["c"]))
+        one, c = Fraction(1), point["c"]
+        return att.ScoreHead(kappa=lambda w, s: one, value=lambda w, s: readout_value(w, s, c))
 
     def score_tables(self, point: dict) -> dict:
-        """The score head as tables up to ``m_statistic``: kappa over s (it is 1), value rows ``[w][s]``."""
-        head, ms = self.score_witness(point), point["m_statistic"]
-        return {"kappa": [head.kappa(ms, s) for s in range(ms + 1)],
-                "value": [[head.value(w, s) for s in range(w + 1)] for w in range(ms + 1)]}
+        """The score head as tables up to ``m_statistic``: kappa over s (it is 1), value rows ``[w][s]``
+        (made once per point: the obligations and the run both read them; the last point's are kept)."""
+        key = (point["m_statistic"], point["c"])
+        cached = self.__dict__.get("_score_tables")
+        if cached is None or cached[0] != key:
+            head, ms = self.score_witness(point), point["m_statistic"]
+            cached = self._score_tables = (key, {"kappa": [head.kappa(ms, s) for s in range(ms + 1)],
+                                                 "value": [[head.value(w, s) for s in range(w + 1)] for w in range(ms + 1)]})
+        return cached[1]
 
     def obligations(self, point: dict) -> Obligations:
         """The witness is exact on lengths 1 and 2: its tables at m, and as a score head for every m' <= m_statistic."""
