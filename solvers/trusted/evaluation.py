@@ -359,14 +359,17 @@ def _score_table(raw, m: int, name: str):
     return rows, [v for row in rows for v in row], (lambda w, s: rows[w][s])
 
 
-def _score_head(data: dict):
-    """kappa(w, s) >= 0 with kappa(w, w) > 0 and value(w, s); w = |q|, s = <x, q>.  Returns (m, kappa, value, head digest)."""
+def _score_head(data: dict, parsed: list | None = None):
+    """kappa(w, s) >= 0 with kappa(w, w) > 0 and value(w, s); w = |q|, s = <x, q>.  Returns (m, kappa, value, head digest);
+    ``parsed``, when given, receives the parsed tables (kappa, value)."""
     m = integer(data["m"], "m", 1, 100000)
     require(data["target"] == TARGET, f"unknown target {_short(data['target'])}")
     kappa_table, kappa_all, kappa = _score_table(data["kappa"], m, "kappa")
     value_table, _, value = _score_table(data["value"], m, "value")
     require(all(v >= 0 for v in kappa_all), "kappa must be nonnegative")
     require(all(kappa(w, w) > 0 for w in range(m + 1)), "kappa(w, w) must be positive (the query's own weight)")
+    if parsed is not None:
+        parsed += [kappa_table, value_table]
     return m, kappa, value, digest({"kappa": kappa_table, "value": value_table})
 
 
@@ -462,10 +465,11 @@ def _score_statistic(data: dict):
     integers.
     Judgment: ``solves{model "score-statistic", head digest({"kappa","value"}), rank "any", m [1, m]}``.
     """
-    m, kappa, value, head = _score_head(data)
+    tables = []
+    m, kappa, value, head = _score_head(data, tables)
     lengths, tolerance = _lengths(data["lengths"], 8), _tolerance(data["tolerance"])
     tol_num, tol_den = tolerance.numerator, tolerance.denominator
-    form = _gap_form(*(_score_table(data[key], m, key)[0] for key in ("kappa", "value")))
+    form = _gap_form(*tables)
     if form is not None:
         (p, q), alpha, c = (form[0].numerator, form[0].denominator), form[1], form[2]
         scale_u = math.lcm(alpha.denominator, c.denominator)
