@@ -103,6 +103,30 @@ def exhaustive(holds: Callable[[int, tuple[int, ...]], bool], sizes: Iterable[in
 # ----------------------------------------------------------------- random
 
 
+def import_hypothesis():
+    """The hypothesis package, imported (the first time) without its third-party plugins.
+
+    On import hypothesis runs every plugin registered under its entry point; a
+    plugin of another installed library (trio's) imports that library and forces
+    two full garbage collections, about 0.3 s of CPU, for strategies no search here
+    draws from (integers, tuples, lists).  ``HYPOTHESIS_NO_PLUGINS`` is set for
+    that one import only; an already imported hypothesis (under pytest) is used as it is.
+    """
+    import sys
+
+    if "hypothesis" not in sys.modules:
+        saved = os.environ.get("HYPOTHESIS_NO_PLUGINS")
+        os.environ["HYPOTHESIS_NO_PLUGINS"] = "1"
+        try:
+            import hypothesis  # noqa: F401  (registered in sys.modules)
+        finally:
+            if saved is None:
+                del os.environ["HYPOTHESIS_NO_PLUGINS"]
+            else:
+                os.environ["HYPOTHESIS_NO_PLUGINS"] = saved
+    return sys.modules["hypothesis"]
+
+
 class _OutOfTime(BaseException):
     """Raised inside a draw once the search's budget is spent; not an Exception, so not a "failure"."""
 
@@ -119,6 +143,7 @@ def random_search(fails: Callable[[Any], bool], strategy, seed: int, examples: i
     past it the search ends, ``stopped`` saying so; a counterexample found by then is returned,
     its shrinking cut short.
     """
+    import_hypothesis()  # without plugins, when imported here first
     from hypothesis import HealthCheck, Phase, configuration, find, settings
     from hypothesis import core as hypothesis_core
     from hypothesis.database import DirectoryBasedExampleDatabase

@@ -35,7 +35,7 @@ import os
 from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
-from solvers.search import Search, exhaustive, linear_sizes, random_search, smt_search
+from solvers.search import Search, exhaustive, import_hypothesis, linear_sizes, random_search, smt_search
 from solvers.trusted.core import digest
 from theorems.attention import HALF, ScoreHead, bits, min_ip_target, sweep_scores, token_sequence
 from theorems.core import (
@@ -119,6 +119,7 @@ def check_score_head(ev: Evidence, head: ScoreHead, m: int, n: int, seed: int = 
     and None is returned.  Coverage goes to ``ev.cover`` under "random" and "statistic" (followed by
     ``label``, for a claim that checks several heads).
     """
+    import_hypothesis()  # its first import without third-party plugins
     from hypothesis import strategies as st
 
     found = None

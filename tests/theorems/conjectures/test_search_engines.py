@@ -107,3 +107,25 @@ def test_linear_sizes_returns_witnesses_then_the_first_infeasible_size_with_a_ce
     assert result.covered == {"feasible": [1, 2], "infeasible": 3}
     whole = search.linear_sizes(system_at, [1, 2])
     assert not whole.refuted and whole.complete
+
+
+def test_hypothesis_is_imported_without_third_party_plugins_and_the_environment_restored():
+    """In a fresh process (pytest has imported hypothesis already): no module of a registered
+    hypothesis plugin is loaded by the search's import, and HYPOTHESIS_NO_PLUGINS is not left set."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib.metadata, os, sys\n"
+        "from solvers.search import import_hypothesis\n"
+        "plugins = [e.value.split(':')[0] for e in importlib.metadata.entry_points(group='hypothesis')]\n"
+        "before = set(sys.modules)\n"
+        "h = import_hypothesis()\n"
+        "assert h is sys.modules['hypothesis'] and h.strategies.integers(0, 3) is not None\n"
+        "assert 'HYPOTHESIS_NO_PLUGINS' not in os.environ\n"
+        "print(sorted(p for p in plugins if p in set(sys.modules) - before))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[3],
+                          env={k: v for k, v in __import__("os").environ.items() if k != "HYPOTHESIS_NO_PLUGINS"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
