@@ -52,6 +52,7 @@ EXPECTED = {
 }
 LAYERS, HEADS, HIDDEN, HEAD_DIM = 6, 12, 384, 32
 MAX_TOKENS = 128  # the tokenizer's own truncation length
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 
 class ModelUnavailable(RuntimeError):
@@ -60,8 +61,9 @@ class ModelUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class Encoder:
-    """Weights (float64 numpy arrays, by their safetensors names; the encoder's linear weights transposed
-    to (in, out)), config and tokenizer."""
+    """Weights (numpy arrays by their safetensors names: float64, the encoder's linear weights transposed
+    to (in, out); the word embeddings as stored, float32, widened row by row in :func:`forward`), config
+    and tokenizer."""
 
     weights: dict
     config: dict
@@ -87,7 +89,7 @@ def _directory() -> Path:
 def _weight_shapes() -> dict:
     """The shape of every tensor the forward pass reads."""
     shapes = {
-        "embeddings.word_embeddings.weight": (EXPECTED["vocab_size"], HIDDEN),
+        WORD_EMBEDDINGS: (EXPECTED["vocab_size"], HIDDEN),
         "embeddings.position_embeddings.weight": (EXPECTED["max_position_embeddings"], HIDDEN),
         "embeddings.token_type_embeddings.weight": (EXPECTED["type_vocab_size"], HIDDEN),
         "embeddings.LayerNorm.weight": (HIDDEN,),
@@ -144,11 +146,18 @@ def load() -> Encoder:
     if not isinstance(config, dict):
         raise ModelUnavailable("config.json is not an object")
     check_architecture(config, {k: v.shape for k, v in raw.items()})
+    shapes = _weight_shapes()
     tokenizer.no_padding()  # one sentence at a time: no [PAD] columns to mask
     tokenizer.enable_truncation(MAX_TOKENS)
     # linear layers are stored (out, in) as torch keeps them; transposed once here so each product is x @ W
-    weights = {k: np.ascontiguousarray(np.asarray(v, dtype=np.float64).T if k.startswith("encoder.") and v.ndim == 2 else v, dtype=np.float64)
-               for k, v in raw.items() if k in _weight_shapes()}
+    # (widened and transposed in one copy).  The word embeddings (30522 rows) stay float32: forward widens
+    # the rows a sentence uses, the same float64 values without an 94 MB copy per process.
+    weights = {}
+    for k, v in raw.items():
+        if k == WORD_EMBEDDINGS:
+            weights[k] = v
+        elif k in shapes:
+            weights[k] = np.ascontiguousarray(v.T if k.startswith("encoder.") and v.ndim == 2 else v, dtype=np.float64)
     return Encoder(weights, config, tokenizer, str(directory))
 
 
@@ -206,7 +215,7 @@ def forward(model: Encoder, ids: list[int]) -> tuple[list[list[HeadActivations]]
         raise ValueError(f"a sentence of 1 .. {MAX_TOKENS} tokens is needed, got {len(ids)}")
     w = model.weights
     n = len(ids)
-    x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n] + w["embeddings.token_type_embeddings.weight"][0]
+    x = np.asarray(w[WORD_EMBEDDINGS][ids], dtype=np.float64) + w["embeddings.position_embeddings.weight"][:n] + w["embeddings.token_type_embeddings.weight"][0]
     x = layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
     scale = 1.0 / math.sqrt(HEAD_DIM)
     heads: list[list[HeadActivations]] = []
