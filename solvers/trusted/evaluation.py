@@ -625,16 +625,15 @@ def _polynomial_readout_table(data: dict):
         q, total, mass = seq[-1], sum(p_int[x] for x in seq), {}
         for x in seq:
             mass[x] = mass.get(x, 0) + p_int[x]
-        powers = [1]
-        for _ in range(degree):
-            powers.append(powers[-1] * total)
-        num, row = 0, C_int[q]
-        for d in range(degree + 1):  # only monomials over the support of h are nonzero
-            for mono in combinations_with_replacement(sorted(mass), d):
-                j = index.get(mono)
-                if j is not None and row[j]:
-                    num += row[j] * math.prod(mass[a] for a in mono) * powers[degree - d]
-        return num, row_scale[q] * powers[degree]
+        support, row = sorted(mass), C_int[q]
+        # N = sum_d S_d P^(D - d), S_d the sum over the monomials of degree d (only those over the support
+        # of h are nonzero), by Horner in P; each level lists its monomials with prod_a p(a) #a
+        num, level = 0, [((), 1)]
+        for d in range(degree + 1):
+            num = num * total + sum(row[j] * value for mono, value in level if (j := index.get(mono)) is not None)
+            if d < degree:
+                level = [(mono + (a,), value * mass[a]) for mono, value in level for a in support if not mono or a >= mono[-1]]
+        return num, row_scale[q] * total**degree
 
     def output(seq) -> Fraction:
         return Fraction(*ratio(seq))

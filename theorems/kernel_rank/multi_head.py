@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from fractions import Fraction
 
 from solvers.lazy import sympy as sp
@@ -55,8 +56,9 @@ HALF = Fraction(1, 2)
 # ------------------------------------------------------------- box identity
 
 
-def box_identity(H: int, varied: int | None = None) -> tuple[sp.Expr, sp.Expr]:
-    """The alternating sums of ``y D`` and ``D`` over a box, expanded (both 0 iff the identity holds).
+def box_identity(H: int, varied: int | None = None) -> tuple:
+    """The alternating sums of ``y D`` and ``D`` over a box, expanded (both 0 iff the identity holds),
+    as elements of a sparse polynomial ring over ZZ (``str`` prints them; the zero prints ``0``).
 
     ``varied`` positions (default H+1) take a symbolic ``a_i`` or ``b_i``; one more
     position (the query) is fixed.  Every head h and position i has its own
@@ -84,7 +86,7 @@ def box_identity(H: int, varied: int | None = None) -> tuple[sp.Expr, sp.Expr]:
                 if g != h:
                     term *= D[g]
             alt_yD += sign * term
-    return alt_yD.as_expr(), alt_D.as_expr()
+    return alt_yD, alt_D  # not as expressions: the nonzero sums of an H-fold box are large, and only compared with 0
 
 
 # -------------------------------------------------------------- box conditions
@@ -195,6 +197,12 @@ def fit_readouts(psis, tokens, n: int, budget: float | None = None, poll=lambda:
     """
     H, N = len(psis), len(tokens)
     readouts = [[None] * N for _ in range(H)]
+    # the coefficient of U_h[q, x] is psi_h(x) #x / sum_j psi_h(x_j): with psi_h scaled to integers p_h
+    # (the scale cancels) it is one Fraction p_h(x) #x / sum_j p_h(x_j), the same value
+    scaled = []
+    for psi in psis:
+        scale = math.lcm(*(Fraction(v).denominator for v in psi))
+        scaled.append([Fraction(v).numerator * (scale // Fraction(v).denominator) for v in psi])
     for qi, q in enumerate(tokens):
         poll()
         system = lp.LinearSystem(H * N)
@@ -202,10 +210,13 @@ def fit_readouts(psis, tokens, n: int, budget: float | None = None, poll=lambda:
             seq = context + (qi,)
             target = att.min_ip_target([tokens[i] for i in seq])
             coefs: dict = {}
-            for h, psi in enumerate(psis):
-                total = sum(psi[i] for i in seq)
+            for h, p in enumerate(scaled):
+                mass: dict[int, int] = {}
                 for i in seq:
-                    coefs[h * N + i] = coefs.get(h * N + i, 0) + psi[i] / total
+                    mass[i] = mass.get(i, 0) + p[i]
+                total = sum(mass.values())
+                for i, w in mass.items():
+                    coefs[h * N + i] = Fraction(w, total)
             system.add(coefs, "<", target + HALF)
             system.add(coefs, ">", target - HALF)
         answer = lp.decide(system, budget)
@@ -521,7 +532,7 @@ class MultiHead(Claim):
             ev.poll()
             psis, readouts = two_type_witness(a, b, mt, n)
             pair = [att.bits(a, mt), att.bits(b, mt)]
-            sw = sweep_contexts(layer_of(psis, readouts, [a, b]), [a, b], n, ev.poll)
+            sw = att.sweep_rank_one_tables(psis, readouts, [a, b], n, ev.poll)  # sweep_contexts of layer_of, in integers
             if sw.failure is not None:
                 ev.fail("the two-type witness errs by >= 1/2", {"m": mt, "sequence": [att.bits(x, mt) for x in sw.failure]})
                 return

@@ -112,8 +112,8 @@ def readout(coefficients, degree: int) -> att.PolynomialReadout:
     def polynomial(q, outputs):
         (h,) = outputs
         items = h.items() if isinstance(h, dict) else enumerate(h)
-        steps = sorted((att.inner(x, q), v.numerator, v.denominator) for x, v in items if v)
-        den = math.lcm(*(d for _, _, d in steps)) if steps else 1
+        steps = sorted([((x & q).bit_count(), v.numerator, v.denominator) for x, v in items if v])  # <x, q>
+        den = math.lcm(*[d for _, _, d in steps])
         w, total, mass, t = att.weight(q), 0, 0, 1  # h(S_t) = mass / den for t in [t, next step)
         for s, num, d in steps:
             if s >= w:  # this token counts only from t = s + 1 > |q| on

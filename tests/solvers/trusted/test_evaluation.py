@@ -130,6 +130,35 @@ def test_polynomial_readout_table_model_carries_the_degree():
     assert j["model"] == "polynomial-readout-1" and j["m"] == [1, 1] and j["tolerance"] == HALF
 
 
+def test_polynomial_readout_table_worst_error_is_the_direct_one():
+    """Degree 3 at m = 1, length 3, some monomials absent: the checker's worst error is the one of
+    evaluating h and every monomial in Fractions, sequence by sequence (all 8 sequences)."""
+    from itertools import combinations_with_replacement, product
+
+    psi = [Fraction(1), Fraction(1, 2)]
+    monomials = [mono for d in range(4) for mono in combinations_with_replacement(range(2), d) if mono not in ((1, 1), (0, 1, 1))]
+    # query 1: 1 - 13/4 h(0) + 5/2 h(0)^2 vanishes at h(0) = 1/2 and 4/5, the masses of one and two 0s; query 0: small;
+    # plus small degree-3 terms, so the worst error is neither 0 nor near 1/2
+    exact = {(): 1, (0,): Fraction(-13, 4), (0, 0): Fraction(5, 2)}
+    coefficients = [[Fraction(j % 3 - 1, 40) for j in range(len(monomials))],
+                    [exact.get(mono, Fraction(j % 5 - 2, 50) if len(mono) == 3 else 0) for j, mono in enumerate(monomials)]]
+    worst = Fraction(0)
+    for seq in product(range(2), repeat=3):
+        h = {}
+        for x in seq:
+            h[x] = h.get(x, 0) + psi[x] / sum(psi[y] for y in seq)
+        y = Fraction(0)
+        for c, mono in zip(coefficients[seq[-1]], monomials):
+            for a in mono:
+                c *= h.get(a, 0)
+            y += c
+        worst = max(worst, abs(y - min((x & seq[-1]).bit_count() for x in seq)))
+    assert 0 < worst < Fraction(1, 4)
+    data = {"m": 1, "length": 3, "psi": encode(psi), "monomials": [list(mono) for mono in monomials],
+            "coefficients": encode(coefficients)}
+    assert f"worst error {worst} < 1/2" in check(envelope("polynomial-readout-table", data), max_work=10**9).summary
+
+
 # --------------------------------------------------------- broken heads
 
 
