@@ -99,15 +99,28 @@ def softmax_arb(row: Sequence[arb], m: Sequence[int] | None) -> list[arb]:
     return [t / total for t in terms]
 
 
-def grouped_margins(L: ScaledLogits, m, eps: Fraction, rows: Sequence[int], groups, local: Sequence[int] | None = None) -> dict:
+# Floats propose; a float answer within DOUBT of its threshold is referred to arb.  Margins and l1
+# row errors lie in [-2, 2] and their float round-off here is below 1e-12, so a float answer farther
+# than DOUBT from the threshold is the one arb gives; the trusted checker decides every certificate.
+DOUBT = 1e-6
+
+
+def grouped_margins(L: ScaledLogits, m, eps: Fraction, rows: Sequence[int], groups, local: Sequence[int] | None = None,
+                    floats: Sequence[float] | None = None) -> dict:
     """Decide ``A_i(G_i) - sum_k A_i(G_k) > eps`` per row, refining precision: {"certain", "not", "unknown"}.
 
     ``local[t]`` is the row of L holding row ``rows[t]`` (when L was built on the rows R only).
+    ``floats[t]``, when given, is the float margin of row ``rows[t]``: a row whose float margin
+    is more than :data:`DOUBT` above eps is "certain", more than DOUBT below "not", without
+    arb (the same answer arb gives, see DOUBT); only the others are enclosed.
     """
     eps = Fraction(eps)
     flat = [j for g in groups for j in g]
     out: dict = {"certain": [], "not": [], "unknown": []}
     for t, (i, group) in enumerate(zip(rows, groups)):
+        if floats is not None and abs(floats[t] - float(eps)) > DOUBT:
+            out["certain" if floats[t] > float(eps) else "not"].append(i)
+            continue
         at = i if local is None else local[t]
 
         def margin(at=at, group=group):
@@ -154,7 +167,9 @@ def search_svd_upper(L: ScaledLogits, m, eps: Fraction, left_bits: int = 30, rig
 
     F, G are integer matrices over ``2^left_bits`` and ``2^right_bits``.  Floats
     propose k by bisection on the float row error (close to monotone in k);
-    arb decides, and k grows from there until a proposal is certified.
+    k grows from there until a proposal's rounded B is within eps: decided
+    by its float row errors when they are clear of eps by :data:`DOUBT`, in
+    arb otherwise (the trusted checker decides the certificate either way).
     """
     A = attention_floats(L.floats(), m) if A is None else A
     U, s, Vt = np.linalg.svd(A, full_matrices=False)
@@ -172,6 +187,13 @@ def search_svd_upper(L: ScaledLogits, m, eps: Fraction, left_bits: int = 30, rig
             low = k + 1
     for k in range(low, n + 1):
         F, G = integer_factor(U[:, :k] * s[:k], left_bits), integer_factor(Vt[:k, :], right_bits)
+        # the rounded B's row errors in floats first: clear answers (see DOUBT) skip arb
+        B = np.array(F, dtype=float) @ np.array(G, dtype=float) / float(2 ** (left_bits + right_bits))
+        worst = float(np.abs(A - B).sum(axis=1).max())
+        if worst > float(eps) + DOUBT:
+            continue
+        if worst < float(eps) - DOUBT:
+            return k, F, G
         errors = row_errors(L, m, F, G, left_bits + right_bits)
         if all(intervals.compare(e, eps) == "<" for e in errors):
             return k, F, G

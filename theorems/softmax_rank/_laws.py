@@ -63,7 +63,7 @@ def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):
         rows, groups = list(range(n)), [[i] for i in range(n)]
     else:
         rows, groups = D.search_grouped(A, eps)
-    keep = set(E.grouped_margins(L, m, eps, rows, groups)["certain"])
+    keep = set(E.grouped_margins(L, m, eps, rows, groups, floats=D.grouped_margins(A, rows, groups))["certain"])
     rows, groups = [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
     if upper and len(rows) == n == A.shape[1]:  # rank_eps = n: B = A rounded to 2^-40 (F = I) is certified at once
         identity = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
