@@ -61,9 +61,17 @@ def fooling_top(m: int) -> int:
     return comb(m, m // 2) // m + 1
 
 
+@functools.cache
+def _scores(m: int) -> list[tuple[int, ...]]:
+    """Row x: ``q -> <x, q>`` for every query q in {0,1}^m (made once per m)."""
+    return [tuple(att.inner(x, q) for q in range(1 << m)) for x in range(1 << m)]
+
+
 def behaviour(prefix, m: int) -> tuple[int, ...]:
-    """``q -> T(prefix + (q,))`` for every query q in {0,1}^m."""
-    return tuple(att.min_ip_target(tuple(prefix) + (q,)) for q in range(1 << m))
+    """``q -> T(prefix + (q,)) = min_j <x_j, q>`` for every query q in {0,1}^m: the least of the
+    prefix tokens' score rows (the query's own score ``<q, q> = |q|`` is never below ``<x, q>``)."""
+    rows = [_scores(m)[x] for x in prefix]
+    return rows[0] if len(rows) == 1 else tuple(map(min, *rows))
 
 
 def behaviour_levels(m: int, n_max: int, poll=lambda: None) -> list[dict]:
