@@ -19,6 +19,13 @@ Two stages, in this order:
    code, as a reader trusts a claim's statement and obligations.
 
 An outcome stands when both stages accept it.
+
+Both stages share their work among ``JOBS`` processes (two on a machine of
+two cores or more): stage 1's checker forks workers of its own (each file
+checked alone, every line printed and every outcome discharged by the one
+checker process); stage 2 runs one binding process per share of the
+outcomes, shared by the seconds their checks took (largest first).  Stage 2
+starts only when stage 1 has finished.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from dataclasses import dataclass, field
 import solvers
 from solvers.trusted.core import MAX_WORK
 
+JOBS = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 BOOT = "import sys, runpy; sys.path[:0] = sys.argv[1].split(__import__('os').pathsep); del sys.argv[1]; runpy.run_module('solvers.trusted', run_name='__main__', alter_sys=True)"
 
 
@@ -78,9 +86,10 @@ def _search_path() -> list[str]:
     return list(dict.fromkeys(roots))
 
 
-def run_checker(paths: list[str], max_work: int = MAX_WORK) -> Verification:
-    """Stage 1: the isolated checker over ``paths`` (files or folders)."""
-    command = [sys.executable, "-I", "-S", "-c", BOOT, os.pathsep.join(_search_path()), "--max-work", str(max_work), *paths]
+def run_checker(paths: list[str], max_work: int = MAX_WORK, jobs: int = JOBS) -> Verification:
+    """Stage 1: the isolated checker over ``paths`` (files or folders), its certificates shared among ``jobs`` workers."""
+    command = [sys.executable, "-I", "-S", "-c", BOOT, os.pathsep.join(_search_path()), "--max-work", str(max_work),
+               "--jobs", str(jobs), *paths]
     done = subprocess.run(command, capture_output=True, text=True)
     result, finished = Verification(), False
     for line in done.stdout.splitlines():
@@ -154,17 +163,40 @@ def bind(path: str, claim_id: str, earned: str = "") -> tuple[bool, str]:
     return True, "statement, point and obligations are the installed claim's"
 
 
-def run_binding(checks: list[OutcomeCheck]) -> None:
-    """Stage 2 in a process of its own: the claims and plugins it imports never share a process
-    with what stage 1 said (so none can alter how that is reported)."""
+def _seconds(path: str) -> float:
+    """The seconds an outcome's check took, as its file records them: a weight for sharing the binding
+    work only (a float that schedules, never decides); 0 when unreadable."""
+    from solvers.trusted import parse
+
+    try:
+        return max(0.0, float(parse.load(path, floats=True).get("seconds", 0)))
+    except (parse.Refused, AttributeError, TypeError, ValueError):
+        return 0.0
+
+
+def shares(items: list, weights: list[float], jobs: int) -> list[list]:
+    """``items`` in at most ``jobs`` shares of about equal weight (the heaviest first, each to the lightest share)."""
+    groups = [[] for _ in range(max(1, min(jobs, len(items))))]
+    loads = [0.0] * len(groups)
+    for item, weight in sorted(zip(items, weights), key=lambda iw: -iw[1]):
+        lightest = loads.index(min(loads))
+        groups[lightest].append(item)
+        loads[lightest] += weight
+    return [g for g in groups if g]
+
+
+def run_binding(checks: list[OutcomeCheck], jobs: int = JOBS) -> None:
+    """Stage 2 in a process of its own (which forks ``jobs`` workers after importing the claims): the claims
+    and plugins it imports never share a process with what stage 1 said (so none can alter how that is reported)."""
     todo = [c for c in checks if c.claim]
     for c in checks:
         if not c.claim:
             c.binding = "no claim named"
     if not todo:
         return
-    request = json.dumps([[c.path, c.claim, c.earned] for c in todo])
-    done = subprocess.run([sys.executable, "-m", "theorems.verification"], input=request, capture_output=True, text=True)
+    request = json.dumps([[c.path, c.claim, c.earned, _seconds(c.path)] for c in todo])
+    done = subprocess.run([sys.executable, "-m", "theorems.verification", "--jobs", str(jobs)],
+                          input=request, capture_output=True, text=True)
     answers = {}
     for line in done.stdout.splitlines():
         try:
@@ -176,10 +208,10 @@ def run_binding(checks: list[OutcomeCheck]) -> None:
         c.bound, c.binding = answers.get(c.path, (False, f"the binding process gave no answer (exit {done.returncode})"))
 
 
-def verify(paths: list[str], max_work: int = MAX_WORK) -> Verification:
-    """Both stages over ``paths``, each in its own process."""
-    result = run_checker(paths, max_work)
-    run_binding(result.outcomes)
+def verify(paths: list[str], max_work: int = MAX_WORK, jobs: int = JOBS) -> Verification:
+    """Both stages over ``paths``, stage 2 after stage 1, each in processes of its own."""
+    result = run_checker(paths, max_work, jobs)
+    run_binding(result.outcomes, jobs)
     return result
 
 
@@ -271,16 +303,57 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
     return out
 
 
-def _binding_main() -> int:
-    """``python -m theorems.verification``: read ``[[path, claim, earned], ...]`` on stdin, answer one JSON line each."""
-    for path, claim, earned in json.loads(sys.stdin.read()):
+def _bind_all(items: list) -> None:
+    for path, claim, earned in items:
         try:
             answer = bind(path, claim, earned)
         except Exception as exc:  # never a traceback: a failed binding
             answer = (False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}")
         print(json.dumps([path, *answer]), flush=True)
-    return 0
+
+
+def _prepare(claims: set[str]) -> None:
+    """What every share needs, done once before the fork: the claims imported, their statements rendered
+    (sympy) and numpy loaded.  A claim that fails here fails again, reported, in :func:`bind`."""
+    from theorems.core import registry
+
+    try:
+        installed = registry()
+        for claim_id in sorted(claims):
+            claim = installed.get(claim_id)
+            if claim is not None:
+                claim.statement_hash()
+        import numpy  # noqa: F401
+    except Exception:
+        pass
+
+
+def _binding_main(argv: list[str]) -> int:
+    """``python -m theorems.verification [--jobs N]``: read ``[[path, claim, earned, seconds], ...]`` on stdin,
+    answer one JSON line ``[path, bound, why]`` each.  With N > 1 the claims are imported once, then N forked
+    workers bind shares of about equal recorded seconds (each line is written whole, under PIPE_BUF)."""
+    jobs = int(argv[1]) if len(argv) == 2 and argv[0] == "--jobs" else 1
+    request = json.loads(sys.stdin.read())
+    items = [(path, claim, earned) for path, claim, earned, _ in request]
+    groups = shares(items, [float(seconds) for *_, seconds in request], jobs)
+    if len(groups) <= 1 or not hasattr(os, "fork"):
+        _bind_all(items)
+        return 0
+    _prepare({claim for _, claim, _ in items})
+    workers = []
+    for share in groups:
+        pid = os.fork()
+        if pid == 0:  # a worker: bind its share, leave without running the parent's clean-up
+            code = 0
+            try:
+                _bind_all(share)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        workers.append(pid)
+    return int(any(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0 for pid in workers))
 
 
 if __name__ == "__main__":
-    sys.exit(_binding_main())
+    sys.exit(_binding_main(sys.argv[1:]))

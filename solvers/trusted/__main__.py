@@ -7,6 +7,11 @@ file ends ``accepted``, ``REJECTED`` (it does not prove what it says) or
 ``REFUSED`` (too large, malformed, not a regular file); a bad file never
 stops the run.  Only the standard library, python-flint and this package
 are imported: the last line lists any other module that got loaded.
+
+With ``--jobs N`` (N > 1) the certificates are shared among N worker
+processes forked from this one (the same code and limits, each file checked
+alone, as without workers); this process prints every line in file order and
+then discharges the outcomes, so nothing but the work is divided.
 """
 
 from __future__ import annotations
@@ -40,7 +45,8 @@ def files(paths: list[str]) -> tuple[list[str], list[str]]:
 
 
 def certificate(path: str, max_work: int) -> tuple[dict, tuple]:
-    """Check one file; never raises."""
+    """Check one file; never raises.  The result is ``(status, envelope, judgment)``, the envelope
+    reduced to what a verdict compares (claim, statement, parameters)."""
     line = {"type": "certificate", "path": path}
     try:
         cert = load(path)
@@ -54,13 +60,60 @@ def certificate(path: str, max_work: int) -> tuple[dict, tuple]:
     except Exception as exc:  # a kind that failed to validate its input: refused, and the run goes on
         return line | {"status": "REJECTED", "reason": f"the checker failed on this input ({type(exc).__name__})"}, ("rejected", None, None)
     line |= {"status": "accepted", "summary": accepted.summary, "judgment": accepted.judgment, "kind": cert["kind"], "claim": cert["claim"]}
-    return line, ("accepted", cert, accepted.judgment)
+    return line, ("accepted", {key: cert[key] for key in ("claim", "statement", "parameters")}, accepted.judgment)
+
+
+def foreign() -> set[str]:
+    """Top-level modules loaded here from outside the standard library, besides flint and this package
+    (python-flint's Cython runtime registers "cython_runtime" and "_cython_*" modules of its own; a worker
+    knows this module as "__mp_main__" too)."""
+    return {name for name in {n.partition(".")[0] for n in sys.modules} - set(sys.stdlib_module_names)
+            if name not in ("__main__", "__mp_main__", "flint", "solvers", "cython_runtime") and not name.startswith("_cython_")}
+
+
+def _in_worker(path: str, max_work: int) -> tuple[dict, tuple, set[str]]:
+    """One file checked in a worker, with the modules loaded there (what the last line lists)."""
+    return (*certificate(path, max_work), foreign())
+
+
+def _quiet() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt ends the run from the parent, without a traceback per worker
+
+
+def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
+    """``(path, line, result)`` per certificate in file order; with ``jobs`` > 1 by that many forked workers,
+    whose foreign modules are added to ``loaded``."""
+    if jobs <= 1 or len(paths) < 2 or not hasattr(os, "fork"):
+        for path in paths:
+            yield (path, *certificate(path, max_work))
+        return
+    import functools
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_quiet) as pool:
+        answers = pool.map(functools.partial(_in_worker, max_work=max_work), paths)
+        for path in paths:
+            try:
+                line, result, modules = next(answers)
+            except BrokenProcessPool:  # a worker killed (out of memory, a signal): the run stops, as it would alone
+                sys.exit(f"a checker worker stopped early while checking {path} (killed, or out of memory)")
+            loaded.update(modules)
+            yield path, line, result
 
 
 def main(argv: list[str]) -> int:
-    max_work = MAX_WORK
-    if len(argv) >= 2 and argv[0] == "--max-work":
-        max_work, argv = int(argv[1]), argv[2:]
+    max_work, jobs = MAX_WORK, 1
+    while len(argv) >= 2 and argv[0] in ("--max-work", "--jobs"):
+        if argv[0] == "--max-work":
+            max_work = int(argv[1])
+        else:
+            jobs = int(argv[1])
+        argv = argv[2:]
     try:
         import resource
 
@@ -68,9 +121,8 @@ def main(argv: list[str]) -> int:
     except (ImportError, ValueError, OSError):
         pass  # not every platform lets a process cap itself
     certs, outcomes = files(argv)
-    results, ok = {}, True
-    for path in certs:
-        line, result = certificate(path, max_work)
+    results, ok, loaded = {}, True, set()
+    for path, line, result in checked(certs, max_work, jobs, loaded):
         results[os.path.realpath(path)] = result
         ok &= line["status"] == "accepted"
         print(json.dumps(line, sort_keys=True), flush=True)
@@ -85,10 +137,7 @@ def main(argv: list[str]) -> int:
                     "reason": f"REFUSED: the checker failed on this record ({type(exc).__name__})"}
         ok &= line["ok"]
         print(json.dumps(line, sort_keys=True), flush=True)
-    # python-flint's Cython runtime registers "cython_runtime" and "_cython_*" modules of its own
-    loaded = sorted(name for name in {n.partition(".")[0] for n in sys.modules} - set(sys.stdlib_module_names)
-                    if name not in ("__main__", "flint", "solvers", "cython_runtime") and not name.startswith("_cython_"))
-    print(json.dumps({"type": "done", "ok": ok, "foreign_modules": loaded}), flush=True)
+    print(json.dumps({"type": "done", "ok": ok, "foreign_modules": sorted(foreign() | loaded)}), flush=True)
     return 0 if ok else 1
 
 

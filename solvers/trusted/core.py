@@ -68,12 +68,18 @@ _RATIONAL = re.compile(r"-?[0-9]{1,%d}(/[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS
 
 def rational(value, name: str = "number") -> Fraction:
     """An int (not a boolean) or a string ``"p"`` / ``"p/q"`` with q > 0 — nothing else."""
+    # the reader of every number in every table: messages are built only on failure
     if isinstance(value, int) and not isinstance(value, bool):
         return Fraction(value)
-    require(isinstance(value, str) and _RATIONAL.fullmatch(value) is not None, f"{name} must be an int or a string 'p/q', got {shown(value)!r}")
+    if not (isinstance(value, str) and _RATIONAL.fullmatch(value) is not None):
+        raise CertificateError(f"{name} must be an int or a string 'p/q', got {shown(value)!r}")
     p, _, q = value.partition("/")
-    require(not q or int(q) > 0, f"{name} has a zero denominator")
-    return Fraction(int(p), int(q or 1))
+    if not q:
+        return Fraction(int(p))
+    denominator = int(q)
+    if denominator == 0:
+        raise CertificateError(f"{name} has a zero denominator")
+    return Fraction(int(p), denominator)
 
 
 def shown(value) -> str:

@@ -285,7 +285,8 @@ def test_certificate_accepted_line_and_result(tmp_path, toy):
     line, result = entry.certificate(path, 100)
     assert line == {"type": "certificate", "path": path, "status": "accepted", "summary": "toy 4",
                     "judgment": proves(4), "kind": "toy", "claim": CLAIM}
-    assert result == ("accepted", toy_cert(4), proves(4))
+    envelope = {key: toy_cert(4)[key] for key in ("claim", "statement", "parameters")}  # what a verdict compares
+    assert result == ("accepted", envelope, proves(4))
 
 
 @pytest.mark.parametrize("content, max_work, status, why", [
@@ -333,6 +334,30 @@ def test_main_checks_certificates_then_outcomes_and_exits_0_when_all_hold(tmp_pa
     assert (verdict["type"], verdict["ok"], verdict["obligations"][0]["by"]) == ("outcome", True, "a.cert.json")
     assert done["type"] == "done" and done["ok"] is True
     assert limits == [(resource.RLIMIT_AS, (entry.MEMORY, entry.MEMORY))]
+
+
+def test_workers_print_the_same_lines_in_file_order(tmp_path, toy, limits, capsys):
+    """--jobs 2: the certificates are shared among forked workers; the lines, their order, the verdicts
+    and the exit code are those of one process."""
+    for i, cert in enumerate([toy_cert(3), toy_cert(fail="reject"), toy_cert(5), toy_cert(fail="memory"), toy_cert(4)]):
+        put(tmp_path / "run" / f"{i}.cert.json", cert)
+    put(tmp_path / "run" / "outcome.json", outcome(["0.cert.json", "2.cert.json"], bound=5))
+    assert entry.main([str(tmp_path / "run")]) == 1
+    alone = lines(capsys)
+    assert entry.main(["--jobs", "2", str(tmp_path / "run")]) == 1
+    shared = lines(capsys)
+    assert shared == alone  # the workers load nothing this process has not (the real process: test_process.py)
+    assert [x.get("status") for x in shared[:5]] == ["accepted", "REJECTED", "accepted", "REFUSED", "accepted"]
+    assert shared[5]["ok"] is True and shared[5]["obligations"][0]["by"] == "2.cert.json"
+
+
+def test_a_worker_that_dies_stops_the_run_with_one_line(tmp_path, toy, monkeypatch):
+    """A worker killed (out of memory, a signal) ends the run as a killed single process would: no verdict."""
+    paths = [put(tmp_path / f"{i}.cert.json", toy_cert(3)) for i in range(3)]
+    honest = entry.certificate
+    monkeypatch.setattr(entry, "certificate", lambda path, work: os._exit(9) if path == paths[1] else honest(path, work))
+    with pytest.raises(SystemExit, match="a checker worker stopped early while checking .*1.cert.json"):
+        list(entry.checked(paths, 100, 2, set()))
 
 
 def test_main_exits_1_on_a_bad_certificate_and_goes_on(tmp_path, toy, limits, capsys):

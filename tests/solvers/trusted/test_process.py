@@ -24,13 +24,31 @@ def honest(kind="rank-lower", data=RANK_LOWER):
     return C.make(kind, "test.claim", "s" * 64, {}, data)
 
 
-def test_the_checker_process_imports_only_the_standard_library_and_flint(tmp_path):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_checker_process_imports_only_the_standard_library_and_flint(tmp_path, jobs):
     write(tmp_path, "a.cert.json", honest())
-    result = verification.run_checker([str(tmp_path)])
+    write(tmp_path, "b.cert.json", honest())
+    result = verification.run_checker([str(tmp_path)], jobs=jobs)
     assert not result.error
-    assert [c["status"] for c in result.certificates] == ["accepted"]
+    assert [c["status"] for c in result.certificates] == ["accepted", "accepted"]
     assert result.certificates[0]["judgment"]["judgment"] == "rank-at-least"
-    assert result.foreign_modules == []
+    assert result.foreign_modules == []  # with jobs = 2, in the workers too
+
+
+def test_binding_shares_are_balanced_by_recorded_seconds():
+    groups = verification.shares(list("abcdef"), [5, 4, 3, 3, 2, 1], 2)
+    assert sorted(map(sorted, groups)) == [["a", "d", "f"], ["b", "c", "e"]]  # 9 and 9
+    assert verification.shares(["x"], [1], 2) == [["x"]] and verification.shares([], [], 2) == []
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_binding_answers_every_outcome_with_workers_or_without(tmp_path, jobs):
+    paths = [write(tmp_path, f"{i}.json", {"seconds": i, "statement": "x"}) for i in range(3)]
+    checks = [verification.OutcomeCheck(path=p, claim=f"no.such_claim{i}") for i, p in enumerate(paths)]
+    checks.append(verification.OutcomeCheck(path=str(tmp_path / "none.json")))
+    verification.run_binding(checks, jobs=jobs)
+    assert [c.binding for c in checks] == [f"no installed claim 'no.such_claim{i}'" for i in range(3)] + ["no claim named"]
+    assert not any(c.bound for c in checks)
 
 
 HOSTILE = {
