@@ -20,7 +20,7 @@ import os
 import sys
 import time
 
-from solvers import certificates, parallel
+from solvers import certificates  # solvers.parallel (multiprocessing) is imported by check alone
 from solvers.trusted.core import MAX_WORK
 from theorems import __version__
 from theorems.core import Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, get, registry
@@ -196,6 +196,7 @@ def cmd_check(args) -> int:
             raise UsageError("--scheduler needs dask.distributed, which is not installed: pip install 'dask[distributed]'")
     store.check_names([(claim.id, slug(point, claim)) for claim, point, _ in plan])
     store.prepare(args.out)
+    from solvers import parallel
     from theorems import sweep
 
     # points done before with the same statement, parameters and code are kept (theorems.sweep)

@@ -30,6 +30,12 @@ def test_list_imports_no_solver_library():
     assert not names & set(HEAVY), sorted(names & set(HEAVY))
 
 
+def test_list_imports_no_worker_machinery():
+    """multiprocessing and concurrent.futures are for check's workers (solvers.parallel), imported by check alone."""
+    names = imported("from theorems import cli; cli.main(['list'])")
+    assert not names & {"multiprocessing", "concurrent"}, sorted(names & {"multiprocessing", "concurrent"})
+
+
 def test_list_json_and_the_registry_import_no_solver_library():
     names = imported("from theorems import cli; cli.main(['list', '--json'])")
     assert not names & set(HEAVY), sorted(names & set(HEAVY))
