@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement, islice, permutations
 from math import factorial
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 
 def popcount(x: int) -> int:
@@ -62,6 +62,25 @@ def invariant_under_coordinates(
             for x in range(1 << m):
                 if table(image[q], image[x]) != table(q, x):
                     return (q, x)
+    return None
+
+
+def tables_invariant_under_coordinates(tables: Sequence[Sequence[Sequence]], m: int) -> tuple[int, int] | None:
+    """:func:`invariant_under_coordinates` for functions given as tables ``T[q][x]`` (2^m x 2^m each).
+
+    ``T(σq, σx) == T(q, x)`` for all q, x, both generators σ and every table; a row at a
+    time (row q of the moved table is row σq gathered at σx), so ``2 * 4^m`` lookups and
+    list comparisons instead of ``2 * 4^m`` calls.  Returns None, or the first ``(q, x)``
+    (in the order of :func:`invariant_under_coordinates`) where a table differs.
+    """
+    size = 1 << m
+    for perm in coordinate_generators(m):
+        image = [permute_bits(x, perm) for x in range(size)]
+        for q in range(size):
+            for table in tables:
+                row, moved = list(table[q]), table[image[q]]
+                if [moved[y] for y in image] != row:
+                    return q, next(x for x in range(size) if moved[image[x]] != row[x])
     return None
 
 

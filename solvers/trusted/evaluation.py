@@ -240,9 +240,16 @@ def _integers(M: list[list[Fraction]]) -> list[list[int]]:
     return [[v.numerator * (scale // v.denominator) for v in row] for row in M]
 
 
+def _nonzero(rows) -> int:
+    """Entries of a table not written as 0 (anything else counts, a malformed one too: an upper bound)."""
+    return sum(1 for row in rows if isinstance(row, list) for v in row if v != 0 and v != "0") if isinstance(rows, list) else 0
+
+
 def _heads_work(m: int, size: int, heads: list, lengths: list, order: str) -> int:
-    # a table entry (read strictly, one kernel product) costs about 8 units of a walked sequence (bench/trusted_work.py)
-    tables = 8 * sum(size * size * (_width(h.get("phi")) + 3) for h in heads if isinstance(h, dict))
+    # a table entry (read strictly, one kernel product) costs about 8 units of a walked sequence (bench/trusted_work.py):
+    # phi and psi read (2 N r), kappa = phi psi^T a product per nonzero entry of phi and column of psi^T
+    # (N nnz(phi): N^2 r when phi is dense, N^2 when one-hot), and 3 N^2 for the readout, kappa and the walk's tables
+    tables = 8 * sum(size * (_nonzero(h.get("phi")) + 2 * _width(h.get("phi")) + 3 * size) for h in heads if isinstance(h, dict))
     return tables + len(heads) * sum(_count(size, n, order, m) for n in lengths)
 
 

@@ -50,3 +50,20 @@ def test_the_array_enumeration_equals_the_plain_one(m, k, context_symmetric):
         m = 20 // k
     assert list(orbits.tuples_up_to_symmetry(m, k, context_symmetric)) == \
         list(orbits._tuples_up_to_symmetry_python(m, k, context_symmetric))
+
+
+def test_tables_are_checked_as_the_functions_they_tabulate():
+    """The row-at-a-time check of tables agrees with the check of the functions, failure point included."""
+    m, size = 4, 16
+    functions = [lambda q, x: (q & x).bit_count(), lambda q, x: q & x & 1, lambda q, x: (q >> 2) & 1,
+                 lambda q, x: (q | x).bit_count() * 3 + (q == 5 and x == 9)]
+    for f in functions:
+        table = [[f(q, x) for x in range(size)] for q in range(size)]
+        assert orbits.tables_invariant_under_coordinates([table], m) == orbits.invariant_under_coordinates(f, m)
+    inner = [tuple((q & x).bit_count() for x in range(size)) for q in range(size)]  # rows may be tuples
+    broken = [row[:] for row in map(list, inner)]
+    broken[6][3] += 1
+    assert orbits.tables_invariant_under_coordinates([inner], m) is None
+    assert orbits.tables_invariant_under_coordinates([inner, broken], m) == orbits.invariant_under_coordinates(
+        lambda q, x: (inner[q][x], broken[q][x]), m)
+    assert orbits.tables_invariant_under_coordinates([[[7]]], 0) is None

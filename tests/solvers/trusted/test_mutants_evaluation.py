@@ -417,17 +417,35 @@ def test_table_width():
     assert [E._table_work(raw, m) for raw, m in (([1, 2], 5), ([[1]], 5), ([], 5), (None, 5), ("x", 4))] == [6, 21, 21, 21, 15]
 
 
+def table_units(size, r, nnz):
+    """8 units per table entry: phi and psi read (2 size r), one product per nonzero of phi and column of
+    psi^T (size nnz), readout, kernel and the walk's tables (3 size^2)."""
+    return 8 * size * (nnz + 2 * r + 3 * size)
+
+
 def test_kernel_head_estimates():
-    # tables: 8 size^2 (r + 3) per head (8: a table entry against a walked sequence); then heads * the sequences of each length
-    assert work("exhaustive", tables(3, lengths=(2, 3))) == 8 * 64 * 4 + E._count(8, 2, "coordinates", 3) + E._count(8, 3, "coordinates", 3)
-    assert work("exhaustive", tables(3, lengths=(2, 3), symmetry="none")) == 8 * 256 + 10 * 2 * 64 + 10 * 3 * 512
-    assert work("exhaustive", tables(2, lengths=(3,), symmetry="none") | {"phi": [[1, 1]] * 4}) == 8 * 16 * 5 + 10 * 3 * 64
+    # tables (table_units) per head, then heads * the sequences of each length
+    assert work("exhaustive", tables(3, lengths=(2, 3))) == table_units(8, 1, 8) + E._count(8, 2, "coordinates", 3) + E._count(8, 3, "coordinates", 3)
+    assert work("exhaustive", tables(3, lengths=(2, 3), symmetry="none")) == table_units(8, 1, 8) + 10 * 2 * 64 + 10 * 3 * 512
+    assert work("exhaustive", tables(2, lengths=(3,), symmetry="none") | {"phi": [[1, 1]] * 4}) == table_units(4, 2, 8) + 10 * 3 * 64
     two = heads(2, [head(4, exact_readout(2))] * 2, lengths=(2, 3), symmetry="context")
-    assert work("multi-head-exhaustive", two) == 8 * 2 * 16 * 4 + 2 * (10 * 2 * 4 * 4 + 10 * 3 * 4 * 10)
+    assert work("multi-head-exhaustive", two) == 2 * table_units(4, 1, 4) + 2 * (10 * 2 * 4 * 4 + 10 * 3 * 4 * 10)
     with_junk = heads(2, [head(4, exact_readout(2)), 5], lengths=(2, 3), symmetry="none")
-    assert work("multi-head-exhaustive", with_junk) == 8 * 16 * 4 + 2 * (10 * 2 * 16 + 10 * 3 * 64)
+    assert work("multi-head-exhaustive", with_junk) == table_units(4, 1, 4) + 2 * (10 * 2 * 16 + 10 * 3 * 64)
     alphabet = heads(3, [head(3, exact_readout(2))], alphabet=["111", "000", "101"], lengths=(2, 3), symmetry="context")
-    assert work("multi-head-exhaustive", alphabet) == 8 * 9 * 4 + (10 * 2 * 3 * 3 + 10 * 3 * 3 * 6)
+    assert work("multi-head-exhaustive", alphabet) == table_units(3, 1, 3) + (10 * 2 * 3 * 3 + 10 * 3 * 3 * 6)
+
+
+def test_kernel_products_are_counted_per_nonzero_feature():
+    # one-hot phi (softmax as a kernel): kappa(q, x) is one product, not r; an entry written "0" is zero,
+    # anything else (even "0/1", or a malformed entry) counts as nonzero: the estimate stays an upper bound
+    one_hot = [[int(i == q) for i in range(4)] for q in range(4)]
+    sparse = tables(2, lengths=(3,), symmetry="none") | {"phi": one_hot, "psi": one_hot}
+    assert work("exhaustive", sparse) == table_units(4, 4, 4) + 10 * 3 * 64
+    assert work("exhaustive", sparse | {"phi": [["0" if v == 0 else 1 for v in row] for row in one_hot]}) == work("exhaustive", sparse)
+    assert work("exhaustive", sparse | {"phi": [["0/1" if v == 0 else 1 for v in row] for row in one_hot]}) == table_units(4, 4, 16) + 10 * 3 * 64
+    assert work("exhaustive", sparse | {"phi": [[1, 0, 0, {}]] * 4}) == table_units(4, 4, 8) + 10 * 3 * 64
+    assert E._nonzero("junk") == 0 and E._nonzero([5, [0, 2]]) == 1
 
 
 def test_positional_estimate():

@@ -124,3 +124,16 @@ def test_any_readout_needs_beta_growing_like_half_log_n():
     lighter["data"]["weights"]["11"] = certificates.encode(t * Fraction(999, 1000))
     with pytest.raises(certificates.CertificateError, match="no contradiction"):
         trusted.check(lighter)
+
+
+@pytest.mark.parametrize("m, base", [(1, Fraction(4)), (3, Fraction(4)), (4, Fraction(3, 2))])
+def test_the_tables_built_from_scores_are_the_witness_tables(m, base):
+    """softmax_tables (lookups of |q AND x|) equals the generic builder (features, values, readout)
+    entry for entry, and so does the digest the obligation names."""
+    from theorems import attention as att
+    from theorems.kernel_rank.softmax_three_tokens import softmax_tables, tables_digest
+    from solvers.trusted.core import digest
+
+    phi, psi, U = att.softmax_witness(m, base).tables()
+    assert softmax_tables(m, base) == (phi, psi, U)
+    assert tables_digest(m, base) == digest({"phi": phi, "psi": psi, "readout": U})
