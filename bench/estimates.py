@@ -41,8 +41,6 @@ POINTS = [
     ("kernel_rank.softmax_three_tokens", {"m": "1000"}),
     # K2's tables, one point per m_tables up to the cap (issue 14: m = 10 within the default budget)
     *[("kernel_rank.softmax_three_tokens", {"m_tables": str(m)}) for m in range(6, 11)],
-    # K2's tables, one point per m_tables up to the cap (issue 14: m = 10 within the default budget)
-    *[("kernel_rank.softmax_three_tokens", {"m_tables": str(m)}) for m in range(6, 11)],
     ("kernel_rank.communication_bound", {"n_max_m5": "6"}),  # docs/kernel_rank.communication_bound.md
     ("kernel_rank.communication_bound", {"n_max_m5": "7"}),  # issue 15: refused at 10 min, ran in 3.7 s
     ("kernel_rank.feature_rank_table", {"m_max": "7", "m_degree2": "7"}),  # docs/kernel_rank.feature_rank_table.md
