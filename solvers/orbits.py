@@ -77,10 +77,8 @@ def tables_invariant_under_coordinates(tables: Sequence[Sequence[Sequence]], m: 
     for perm in coordinate_generators(m):
         image = [permute_bits(x, perm) for x in range(size)]
         for q in range(size):
-            for table in tables:
-                row, moved = list(table[q]), table[image[q]]
-                if [moved[y] for y in image] != row:
-                    return q, next(x for x in range(size) if moved[image[x]] != row[x])
+            if any([table[image[q]][y] for y in image] != list(table[q]) for table in tables):
+                return q, next(x for x in range(size) if any(t[image[q]][image[x]] != t[q][x] for t in tables))
     return None
 
 

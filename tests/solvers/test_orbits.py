@@ -66,4 +66,8 @@ def test_tables_are_checked_as_the_functions_they_tabulate():
     assert orbits.tables_invariant_under_coordinates([inner], m) is None
     assert orbits.tables_invariant_under_coordinates([inner, broken], m) == orbits.invariant_under_coordinates(
         lambda q, x: (inner[q][x], broken[q][x]), m)
+    late = [row[:] for row in map(list, inner)]
+    late[6][9] += 1  # both tables fail at q = 6; the first x is the second table's
+    assert orbits.tables_invariant_under_coordinates([late, broken], m) == orbits.invariant_under_coordinates(
+        lambda q, x: (late[q][x], broken[q][x]), m)
     assert orbits.tables_invariant_under_coordinates([[[7]]], 0) is None
