@@ -156,29 +156,34 @@ def _attention(heads: list, positional: bool):
     """The output ``y(X) = sum_h sum_j W_hj[q][x_j] U_hj[q][x_j] / sum_j W_hj[q][x_j]`` of heads given
     as lists of (W, U) tables (exact numbers), one per position j (``positional``) or one for every position.
 
-    In integers: each head's W tables times the lcm ``s_w`` of their denominators, its U tables times
-    the lcm ``s_u`` of theirs, so ``y_h = sum_j (W s_w)(U s_u) / (s_u sum_j W s_w)`` (``s_w`` cancels);
-    ``output.ratio`` gives y as one integer ratio (the heads' ratios added by cross-multiplying)."""
+    In integers, row by row: a sequence with query q reads row q of each table only, so row q of a
+    head's W tables is scaled by the lcm ``s_w(q)`` of its denominators and of its U tables by
+    ``s_u(q)``: ``y_h = sum_j (W s_w)(U s_u) / (s_u sum_j W s_w)`` (``s_w`` cancels).  (One scale
+    for a whole table is the lcm of every row's: with distinct denominators a number of thousands
+    of digits in every product.)  ``output.ratio`` gives y as one integer ratio (the heads' ratios
+    added by cross-multiplying)."""
     cleared = []
     for tables in heads:
-        sw = lcm_denominator(v for W, _ in tables for row in W for v in row)
-        su = lcm_denominator(v for _, U in tables for row in U for v in row)
-        ints, prods = [], []
-        for W, U in tables:
-            W = [[v.numerator * (sw // v.denominator) for v in row] for row in W]
-            U = [[v.numerator * (su // v.denominator) for v in row] for row in U]
-            ints.append(W)
-            prods.append([[w * u for w, u in zip(wr, ur)] for wr, ur in zip(W, U)])
-        cleared.append((ints, prods, su))
+        ints, prods, scales = [[] for _ in tables], [[] for _ in tables], []
+        for q in range(len(tables[0][0])):
+            sw = lcm_denominator(v for W, _ in tables for v in W[q])
+            su = lcm_denominator(v for _, U in tables for v in U[q])
+            for j, (W, U) in enumerate(tables):
+                w_row = [v.numerator * (sw // v.denominator) for v in W[q]]
+                u_row = [v.numerator * (su // v.denominator) for v in U[q]]
+                ints[j].append(w_row)
+                prods[j].append([w * u for w, u in zip(w_row, u_row)])
+            scales.append(su)
+        cleared.append((ints, prods, scales))
 
     def ratio(seq) -> tuple[int, int]:
         q, num, den = seq[-1], 0, 1
-        for W, P, su in cleared:
+        for W, P, scales in cleared:
             if positional:
-                a, b = sum(P[j][q][x] for j, x in enumerate(seq)), su * sum(W[j][q][x] for j, x in enumerate(seq))
+                a, b = sum(P[j][q][x] for j, x in enumerate(seq)), scales[q] * sum(W[j][q][x] for j, x in enumerate(seq))
             else:
                 Wq, Pq = W[0][q], P[0][q]
-                a, b = sum(Pq[x] for x in seq), su * sum(Wq[x] for x in seq)
+                a, b = sum(Pq[x] for x in seq), scales[q] * sum(Wq[x] for x in seq)
             num, den = (a, b) if den == 1 and num == 0 else (num * b + a * den, den * b)  # b > 0: W(q, q) > 0
         return num, den
 

@@ -374,3 +374,33 @@ def test_the_affine_gap_form_decides_as_the_full_walk(m, base, alpha, c, lengths
         assert "minimum score 0" in check(envelope("score-statistic", data), max_work=10**9).summary
     else:
         rejected("score-statistic", data, "is not")
+
+
+def test_the_integer_evaluator_is_the_attention_formula_with_rows_of_distinct_denominators():
+    """_attention scales each query row to integers on its own; its ratio is, sequence by sequence,
+    sum_h sum_j W U / sum_j W computed in fractions (one head, several, positional tables)."""
+    import random
+    from itertools import product
+
+    from solvers.trusted import evaluation as E
+
+    rng = random.Random(15)
+
+    def table(low):
+        return [[Fraction(rng.randint(low, 999), rng.randint(1, 10**9)) for _ in range(4)] for _ in range(4)]
+
+    def direct(heads, seq, positional):
+        q = seq[-1]
+        total = Fraction(0)
+        for tables in heads:
+            pairs = [tables[j if positional else 0] for j in range(len(seq))]
+            total += sum(W[q][x] * U[q][x] for (W, U), x in zip(pairs, seq)) / sum(W[q][x] for (W, _), x in zip(pairs, seq))
+        return total
+
+    for heads, positional in (([[(table(1), table(-999))]], False),
+                              ([[(table(1), table(-999))], [(table(1), table(-999))]], False),
+                              ([[(table(1), table(-999)) for _ in range(3)]], True)):
+        ratio = E._attention(heads, positional).ratio
+        for seq in product(range(4), repeat=3):
+            num, den = ratio(seq)
+            assert den > 0 and Fraction(num, den) == direct(heads, seq, positional)
