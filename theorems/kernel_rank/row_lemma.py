@@ -27,6 +27,8 @@ step that makes the far tokens heavy in paper K's argument.
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
+
 from solvers.lazy import sympy as sp
 
 from solvers import lp
@@ -58,10 +60,27 @@ def symbolic_combination():
     return residual, weights
 
 
-def case(w: int, s: int):
-    """(problem, decision) for one case at m = w: q = 1^w, z = the first s ones of q."""
+def proof_multipliers(problem, w: int, s: int) -> dict:
+    """The combination of :func:`symbolic_combination` at ``(w, s)`` as multipliers of the rows of
+    :func:`case`'s problem (its sequence rows are the proof's times 2, so theirs are halved)."""
+    q, z = (1 << w) - 1, (1 << s) - 1
+    weights = {("seq", "lo", (q, q)): Fraction(1, 2), ("seq", "hi", (z, q)): Fraction(1),
+               ("seq", "lo", (z, z)): Fraction(1, 2), ("order", z): Fraction(2),
+               ("nonneg", None, att.bits(q, w)): Fraction(3 * (w - s) - 6)}
+    return {i: weights[label] for i, label in enumerate(problem.labels) if weights.get(label)}
+
+
+def case(w: int, s: int, combination: bool = True):
+    """(problem, decision) for one case at m = w: q = 1^w, z = the first s ones of q.
+
+    With ``combination`` the proof's combination (:func:`proof_multipliers`) is tried first: when
+    :func:`solvers.lp.refutes` accepts it, exactly, it is the decision; otherwise the LP decides."""
     q, z = (1 << w) - 1, (1 << s) - 1
     problem = lin.kernel_row(w, q, 3, "free", tokens=[z, q], order=[z])
+    if combination:
+        multipliers = proof_multipliers(problem, w, s)
+        if lp.refutes(problem.system, multipliers):
+            return problem, lp.Infeasible(multipliers)
     return problem, problem.decide()
 
 
@@ -97,7 +116,9 @@ class RowLemma(Claim):
         return Obligations(verify=verify, reach=f"|q| <= {top}, every m")
 
     def cost(self, point: dict) -> float:
-        return 0.1 + 0.003 * point["w_max"] ** 2  # measured by bench/estimates.py
+        # measured by bench/estimates.py (issue 15: w_max = 10, 20, 40 in 0.12, 0.24, 0.75 s): ~w^2/2 cases, each
+        # a six-row system checked against the proof's combination (no LP unless that fails)
+        return 0.09 + 0.0004 * point["w_max"] ** 2
 
     def witness(self, point: dict):
         return symbolic_combination()

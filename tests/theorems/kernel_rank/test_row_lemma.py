@@ -23,12 +23,14 @@ def test_verified_with_the_symbolic_combination():
     assert [r[1] for r in example["rows"]] == [1, 2, 1] and example["order"][0][1] == 2
 
 
-def test_the_lp_finds_the_proof_weights():
+def test_the_lp_finds_the_proof_weights_and_the_case_uses_them():
     for w, s in [(2, 0), (5, 1), (7, 5)]:
-        problem, decision = row_lemma.case(w, s)
+        problem, decision = row_lemma.case(w, s, combination=False)
         rows, nonneg, order = row_lemma.lin.certificate_rows(problem, decision.multipliers, w)
         assert [y for _, y, _ in rows] == [1, 2, 1]
         assert order[0][1] == 2 and sum(y for _, y in nonneg) == 3 * (w - s) - 6
+        same, combined = row_lemma.case(w, s)  # the proof's combination, checked exactly: the same certificate
+        assert row_lemma.lin.certificate_rows(same, combined.multipliers, w) == (rows, nonneg, order)
 
 
 def test_the_lemma_fails_when_the_gap_is_one():
