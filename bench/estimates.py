@@ -44,8 +44,14 @@ POINTS = [
     ("kernel_rank.communication_bound", {"n_max_m5": "6"}),  # docs/kernel_rank.communication_bound.md
     ("kernel_rank.communication_bound", {"n_max_m5": "7"}),  # issue 15: refused at 10 min, ran in 3.7 s
     ("kernel_rank.feature_rank_table", {"m_max": "7", "m_degree2": "7"}),  # docs/kernel_rank.feature_rank_table.md
-    ("kernel_rank.polynomial_readout_lower", {"m_small": "5"}),  # docs (~35 s)
+    ("kernel_rank.polynomial_readout_lower", {"m_small": "5"}),  # docs (~25 s)
     ("kernel_rank.polynomial_readout_lower", {"D_small": "3"}),
+    ("kernel_rank.polynomial_readout_lower", {"D_max": "9"}),
+    # K6's model, term by term (issue 15): orbits at D = 3, at D = 1 and 2, statistics, the selector table
+    ("kernel_rank.polynomial_readout_upper", {"m_D3": "8"}),
+    ("kernel_rank.polynomial_readout_upper", {"m_D1": "40", "m_D2": "14"}),
+    ("kernel_rank.polynomial_readout_upper", {"m_statistic": "60"}),
+    ("kernel_rank.polynomial_readout_upper", {"D_exact": "200"}),
     ("kernel_rank.position_and_causal", {"m_positions_full": "5"}),  # docs (~17 s)
     ("kernel_rank.position_and_causal", {"m_reduced": "20", "m_reduced_positions": "10"}),
     ("kernel_rank.position_and_causal", {"m_reduced": "26"}),  # issue 15: estimated 3.1 min, measured 4.5 min
@@ -54,6 +60,9 @@ POINTS = [
     ("softmax_rank.spherical_law", {"d": "3", "step": "2", "beta_min": "8"}),  # docs
     ("softmax_rank.spherical_law", {"d": "3", "beta_max": "256", "density": "8"}),  # issue 15: estimated 6.5 min
     ("kernel_rank.multi_head", {"search_rounds": "10"}),  # docs/kernel_rank.multi_head.md
+    ("kernel_rank.multi_head", {"search_rounds": "1"}),  # one round of the search (issue 15)
+    ("kernel_rank.multi_head", {"H_identity": "4"}),
+    ("kernel_rank.multi_head", {"m_types": "7"}),
     ("conjectures.multi_head_length", {"search_rounds": "10"}),
 ]
 
