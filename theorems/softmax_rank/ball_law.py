@@ -297,17 +297,19 @@ class BallLaw(Claim):
             raise ParameterError(f"d = 3 is run up to beta = 256 (the lattice has ~0.6 beta^(3/2) points), got {max(bs)} in {self.id}")
 
     def cost(self, point: dict) -> float:
-        # seconds on one core (bench/geometric_laws.py): n ~ 3.6 beta / c^2 lattice points; arb rows, the checker's
-        # re-check and the unweighted Voronoi search ~2e-5 n^2 per instance; the dense SVD ~5e-8 n^3 + 3e-5 n^2
+        # CPU seconds (bench/estimates.py): n ~ 3.7 beta / c^2 lattice points; the checker's arb rows (the claim's
+        # own margins are floats clear of eps, arb only in doubt), the float bisections and the unweighted Voronoi
+        # search ~4.2e-6 n^2 per beta; the dense SVD ~2e-8 n^3 + 6.4e-6 n^2.  Measured: default 1.1 s (this
+        # gives 1.1), beta_max=1024 5.0 s (4.9), beta=1024 dense=0 3.9 s (4.0), fourier=1 7.3 s (7.2)
         total = 0.2
         for b in point_betas(point):
             n = 3.7 * b / float(point["spacing"] or 2) ** 2 if point["d"] == 2 else 0.6 * b**1.5
-            total += 2 * 4e-6 * n * n + 12 * 1e-7 * n * n  # the disk (all rows), the annulus (~n/4) and few unweighted rows; float bisections
+            total += 4.2e-6 * n * n  # the disk (all rows), the annulus (~n/4) and few unweighted rows; float bisections
             if point["fourier"] and point["d"] == 2:
-                total += 1e-5 * n * b * 4 * (1 + 4 * (point["dense"] and b <= point["dense_beta_max"]))  # n x #k arb rows, ~4 beta frequencies
+                total += 1.9e-5 * n * b * 4 * (1 + 4 * (point["dense"] and b <= point["dense_beta_max"]))  # n x #k arb rows, ~4 beta frequencies
             if point["dense"] and point["d"] == 2 and b <= point["dense_beta_max"]:
                 nd = 3.7 * b / float(point["dense_spacing"]) ** 2
-                total += 2e-8 * nd**3 + 2e-5 * nd * nd
+                total += 2e-8 * nd**3 + 6.4e-6 * nd * nd
         return total
 
     def obligations(self, point: dict) -> Obligations:
