@@ -64,6 +64,11 @@ POINTS = [
     ("kernel_rank.multi_head", {"H_identity": "4"}),
     ("kernel_rank.multi_head", {"m_types": "7"}),
     ("conjectures.multi_head_length", {"search_rounds": "10"}),
+    ("softmax_rank.ball_law", {"beta_max": "1024"}),  # docs/softmax_rank.ball_law.md
+    ("softmax_rank.ball_law", {"beta": "1024", "dense": "0"}),
+    ("softmax_rank.ball_law", {"d": "3"}),  # docs (30.5 s before issue 15)
+    ("softmax_rank.ball_law", {"fourier": "1"}),
+    ("softmax_rank.calibration", {"heads": "72", "sentences": "8"}),  # docs/softmax_rank.calibration.md (91 s)
 ]
 
 CHILD = r"""
