@@ -217,12 +217,13 @@ SVD_BITS = 30  # the rounded SVD factors: F = U s and G = V^T over 2^30 each
 
 
 def certified_grouped(points, X: np.ndarray, beta: Fraction, m, eps: Fraction, A: np.ndarray | None = None):
-    """(rows, groups): the float search's rows and Voronoi groups whose margins arb decides > eps
-    (uncertain rows dropped); only the logits of the proposed rows are built, as integers."""
+    """(rows, groups): the float search's rows and Voronoi groups whose margins are decided > eps (floats
+    when clear of eps, arb in doubt: :func:`solvers.softmax_enclosures.grouped_margins`; uncertain rows
+    dropped); only the logits of the proposed rows are built, as integers."""
     A = float_attention(X, beta, m) if A is None else A
     rows, groups = D.search_grouped(A, eps)
     L = E.ScaledLogits.self_attention(points, beta, rows)
-    keep = set(E.grouped_margins(L, m, eps, rows, groups, local=range(len(rows)))["certain"])
+    keep = set(E.grouped_margins(L, m, eps, rows, groups, local=range(len(rows)), floats=D.grouped_margins(A, rows, groups))["certain"])
     return [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
 
 
@@ -232,7 +233,7 @@ def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper:
     if all_rows_margin(A) > float(eps) + 1e-9:  # every point a row with its own column: rank_eps <= n is then exact
         rows, groups = list(range(len(points))), [[i] for i in range(len(points))]
         L = E.ScaledLogits.self_attention(points, beta)
-        keep = set(E.grouped_margins(L, multiplicities, eps, rows, groups)["certain"])
+        keep = set(E.grouped_margins(L, multiplicities, eps, rows, groups, floats=D.grouped_margins(A, rows, groups))["certain"])
         rows, groups = [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
     else:
         rows, groups = certified_grouped(points, X, beta, multiplicities, eps, A)
