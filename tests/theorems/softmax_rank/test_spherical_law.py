@@ -218,7 +218,7 @@ def test_a_search_that_overclaims_leaves_the_claim_unestablished(monkeypatch, fr
     a failure without a certified refutation, so the outcome is unknown (never verified)."""
     real_search = D.search_grouped
 
-    def everything_certain(L, m, eps, rows, groups, local=None):
+    def everything_certain(L, m, eps, rows, groups, local=None, floats=None):
         return {"certain": list(rows), "not": [], "unknown": []}
 
     def overclaiming(A, eps, order=None):
