@@ -93,8 +93,10 @@ def extrapolation_constant(D: int) -> dict:
     _, rho = sp.field([_rho], sp.QQ)
     pts = nodes(D, rho)
     n = D + 2
+    # pi_j - pi_k with each node N / E in lowest terms, cross-multiplied: an identity of polynomials
+    N, E, r = [p.numer for p in pts], [p.denom for p in pts], rho.numer
     difference_ok = all(
-        (pts[j - 1] - pts[k - 1]) == n * (j - k) * rho / ((j * rho + n - j) * (k * rho + n - k))
+        (N[j - 1] * E[k - 1] - N[k - 1] * E[j - 1]) * (j * r + n - j) * (k * r + n - k) == n * (j - k) * r * E[j - 1] * E[k - 1]
         for j in range(1, n) for k in range(1, j)
     )
     ells = lagrange_at_zero(pts)
