@@ -80,7 +80,9 @@ def kernel_logits(Z: list, scale: Fraction) -> "E.ScaledLogits":
     M = fmpz_mat([list(z) for z in Z])
     G = M * M.transpose()
     n = len(Z)
-    N = fmpz_mat(n, n, [2 * G[i, j] - G[j, j] for i in range(n) for j in range(n)])
+    # 2 G - 1 (diag G)^T, as exact fmpz_mat products (no per-entry Python arithmetic)
+    squares = fmpz_mat(1, n, [G[j, j] for j in range(n)])
+    N = G * 2 - fmpz_mat(n, 1, [1] * n) * squares
     return E.ScaledLogits(N, scale, [1] * n, [1] * n)
 
 
