@@ -545,7 +545,14 @@ class UniformOneHotHead:
         for x in sequence:
             counts[x] = counts.get(x, 0) + 1
         n = len(sequence)
-        return {x: Fraction(c, n) for x, c in counts.items()}
+        return {x: _share(c, n) for x, c in counts.items()}
+
+
+@functools.cache
+def _share(count: int, n: int) -> Fraction:
+    """``count / n``, made once per pair: a sweep meets the same few shares millions of times (Fractions
+    are immutable, so sharing one object is safe)."""
+    return Fraction(count, n)
 
 
 def uniform_one_hot_kernel_head(m: int) -> KernelHead:
