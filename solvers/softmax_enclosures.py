@@ -187,14 +187,17 @@ def search_svd_upper(L: ScaledLogits, m, eps: Fraction, left_bits: int = 30, rig
             low = k + 1
     for k in range(low, n + 1):
         F, G = integer_factor(U[:, :k] * s[:k], left_bits), integer_factor(Vt[:k, :], right_bits)
-        # the rounded B's row errors in floats first: clear answers (see DOUBT) skip arb
-        B = np.array(F, dtype=float) @ np.array(G, dtype=float) / float(2 ** (left_bits + right_bits))
-        worst = float(np.abs(A - B).sum(axis=1).max())
-        if worst > float(eps) + DOUBT:
-            continue
-        if worst < float(eps) - DOUBT:
-            return k, F, G
-        errors = row_errors(L, m, F, G, left_bits + right_bits)
-        if all(intervals.compare(e, eps) == "<" for e in errors):
+        if within(L, m, A, F, G, left_bits + right_bits, eps):
             return k, F, G
     return None
+
+
+def within(L: ScaledLogits, m, A: np.ndarray, F: list[list[int]], G: list[list[int]], shift: int, eps: Fraction) -> bool:
+    """Every row error ``||A_i - B_i||_1 < eps`` for ``B = F G / 2^shift`` (F, G integer): the float row
+    errors answer when the largest is clear of eps by :data:`DOUBT`, arb (:func:`row_errors`) otherwise.
+    ``A`` is the attention of L in floats."""
+    B = np.array(F, dtype=float) @ np.array(G, dtype=float) / float(2**shift)
+    worst = float(np.abs(A - B).sum(axis=1).max())
+    if abs(worst - float(eps)) > DOUBT:
+        return worst < float(eps)
+    return all(intervals.compare(e, eps) == "<" for e in row_errors(L, m, F, G, shift))

@@ -36,7 +36,6 @@ from fractions import Fraction
 from functools import lru_cache
 from math import ceil, exp, isqrt, lcm, log, sqrt
 
-from solvers import intervals
 from solvers import softmax_enclosures as E
 from solvers.lazy import numpy as np
 from solvers.lazy import sympy as sp
@@ -162,7 +161,8 @@ def fourier_proposal(points, m, beta: int, K: int, P: float):
 
 def search_fourier(points, m, beta: int, eps: Fraction):
     """The least inner dimension of a certified periodised-Fourier B on the instance: (k, F, G) or None.
-    Floats propose the period P (a few values) and K; arb decides every row error."""
+    Floats propose the period P (a few values) and K; each proposal's rounded factors are within eps by
+    :func:`solvers.softmax_enclosures.within` (floats clear of eps, arb in doubt); the checker decides."""
     L = E.ScaledLogits.self_attention(points, Fraction(beta))
     A = E.attention_floats(L.floats(), m)
     for K in range(1, 4 * isqrt(beta) + 8):
@@ -171,7 +171,7 @@ def search_fourier(points, m, beta: int, eps: Fraction):
             if np.abs(A - F @ G).sum(axis=1).max() <= float(eps) * 0.98:
                 scale = float(np.abs(G).max())
                 Fi, Gi = E.integer_factor(F * scale, FOURIER_BITS), E.integer_factor(G / scale, FOURIER_BITS)
-                if all(intervals.compare(e, eps) == "<" for e in E.row_errors(L, m, Fi, Gi, 2 * FOURIER_BITS)):
+                if E.within(L, m, A, Fi, Gi, 2 * FOURIER_BITS, eps):
                     return len(G), E.fractions(Fi, FOURIER_BITS), E.fractions(Gi, FOURIER_BITS)
     return None
 

@@ -58,7 +58,6 @@ from typing import NamedTuple
 from solvers.lazy import numpy as np
 from solvers.lazy import sympy as sp
 
-from solvers import intervals
 from solvers import softmax_enclosures as E
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import SUPPORT_GEOMETRY
@@ -173,8 +172,9 @@ FOURIER_BITS = (56, 20)  # F ~ a_k / Z_i is small: rounded finely; G ~ m_j cos(k
 def search_fourier(points, multiplicities, beta: Fraction, eps: Fraction):
     """The least K whose rounded Fourier factors are *certified* within eps: (2K + 1, F, G), or None.
 
-    Floats propose K (the first whose float error is below eps); arb decides
-    every row error of the rational B = F G, and K grows until certified.
+    Floats propose K (the first whose float error is below eps); the row errors of the rational
+    B = F G are decided by :func:`solvers.softmax_enclosures.within` (floats clear of eps, arb in
+    doubt), and K grows until one is within eps; the trusted checker decides the certificate.
     """
     A = float_attention(np.array([[float(v) for v in p] for p in points]), beta, multiplicities)
     L = E.ScaledLogits.self_attention(points, beta)
@@ -184,7 +184,7 @@ def search_fourier(points, multiplicities, beta: Fraction, eps: Fraction):
         if np.abs(A - F @ G).sum(axis=1).max() > float(eps) * (1 - 1e-6):
             continue
         Fi, Gi = E.integer_factor(F, fb), E.integer_factor(G, gb)
-        if all(intervals.compare(e, eps) == "<" for e in E.row_errors(L, multiplicities, Fi, Gi, fb + gb)):
+        if E.within(L, multiplicities, A, Fi, Gi, fb + gb, eps):
             return 2 * K + 1, E.fractions(Fi, fb), E.fractions(Gi, gb)
     return None
 
