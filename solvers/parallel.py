@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
@@ -56,19 +57,28 @@ def run(function: Callable, tasks: Sequence[tuple], jobs: int = 1, scheduler: st
 def _run_pool(function: Callable, tasks: Sequence[tuple], jobs: int) -> Iterator[tuple[int, object]]:
     """The tasks on a pool of ``jobs`` workers; a task whose worker died, run once more alone.
 
-    A worker that dies breaks the whole pool: every unfinished task fails with it.  The tasks
-    that had started (each worker marks its task in shared memory before running it) are
-    charged with the death — the one that died and any that ran beside it — and are run once
-    more, each in a one-worker pool of its own (``jobs`` at a time), where a death is the
-    task's own: dying there too, it is :class:`Lost`.  The tasks that had not started are not
-    charged: they go to a fresh pool, as if nothing had happened.
+    A worker that dies breaks the whole pool: every unfinished task fails with it, and the pool
+    terminates its other workers.  Each worker writes its process id beside a task, in shared
+    memory, before running it; after the pool is down, the task whose worker ended other than
+    by the pool's termination (SIGTERM) is the one that died: it alone is charged, and run once
+    more in a one-worker pool of its own (``jobs`` at a time), where a death is its own: dying
+    there too, it is :class:`Lost`.  The others (cut short or not started) go to a fresh pool,
+    uncharged.  When no death can be told apart (a worker killed from outside with SIGTERM, or
+    one that could not start), every task that had started, else every unfinished one, is
+    charged, so each round ends at least one task and the loop ends.
     """
     waiting, charged = dict(enumerate(tasks)), []
     while waiting:
-        started = multiprocessing.get_context().RawArray("b", len(tasks))
+        runner = multiprocessing.get_context().RawArray("q", len(tasks))  # task -> worker pid, 0: not started
         broken = []
-        with _stopped_at_once(_pool(jobs, started)) as pool:
-            futures = {pool.submit(_marked, index, function, task): index for index, task in waiting.items()}
+        with _stopped_at_once(_pool(jobs, runner)) as pool:
+            workers = pool._processes  # pid -> process, as the pool fills it (shutdown drops its reference only)
+            futures = {}
+            for index, task in waiting.items():
+                try:
+                    futures[pool.submit(_marked, index, function, task)] = index
+                except BrokenProcessPool:  # broken already: the tasks not submitted wait for the next pool
+                    break
             for future in as_completed(futures):
                 index = futures[future]
                 try:
@@ -80,10 +90,13 @@ def _run_pool(function: Callable, tasks: Sequence[tuple], jobs: int) -> Iterator
                     result = Lost(f"{type(exc).__name__}: {str(exc)[:300]}")
                 del waiting[index]
                 yield index, result
-        for index in broken:
-            if started[index]:
-                charged.append(index)
-                del waiting[index]
+        # the pool is shut down, its workers joined: their exit codes are final
+        ended = {pid: process.exitcode for pid, process in list(workers.items())}
+        started = [i for i in broken if runner[i]]
+        died = [i for i in started if ended.get(runner[i]) not in (None, -signal.SIGTERM)]
+        for index in died or started or broken:
+            charged.append(index)
+            del waiting[index]
     yield from _run_alone(function, {index: tasks[index] for index in charged}, jobs)
 
 
@@ -113,24 +126,24 @@ def _run_alone(function: Callable, tasks: dict, jobs: int) -> Iterator[tuple[int
         raise
 
 
-_started = None  # in a worker of a shared pool: the flags its tasks set when they start
+_runner = None  # in a worker of a shared pool: task -> the id of the process that runs it
 
 
-def _pool(workers: int, started=None) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(started,))
+def _pool(workers: int, runner=None) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(runner,))
 
 
-def _start_worker(started) -> None:
+def _start_worker(runner) -> None:
     """In a worker: Ctrl-C reaches the whole process group; the parent alone handles it, by stopping the pool."""
-    global _started
+    global _runner
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _started = started
+    _runner = runner
 
 
 def _marked(index: int, function: Callable, task: tuple):
-    """In a worker: ``function(*task)``, once task ``index`` is marked as started (a plain store to
-    shared memory, there before the function can kill the process)."""
-    _started[index] = 1
+    """In a worker: ``function(*task)``, once this process's id is written beside task ``index`` (a
+    plain store to shared memory, there before the function can kill the process)."""
+    _runner[index] = os.getpid()
     return function(*task)
 
 
