@@ -455,8 +455,8 @@ def gap_form(kappa_rows, value_rows) -> tuple[Fraction, Fraction, Fraction] | No
             r = k[1] / k[0] if r is None else r
             if k[0] not in geometric:
                 powers = [k[0]]
-                for _ in range(m):
-                    powers.append(powers[-1] * r)
+                for _ in range(m):  # r = 1 keeps the very object: a table of one shared weight compares by identity
+                    powers.append(powers[-1] * r if r != 1 else powers[-1])
                 geometric[k[0]] = powers
             if k != geometric[k[0]][:w + 1]:
                 return None
