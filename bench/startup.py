@@ -5,7 +5,8 @@
 Each command runs in a fresh interpreter K times (default 5); printed: the
 least CPU seconds (user + system of the child, ``resource.getrusage``: robust
 on a shared machine) and the least wall seconds, and the heavy libraries
-(sympy, numpy, scipy, z3) whose code ran, read from ``python -X importtime``.
+(sympy, numpy, scipy, z3; also python-flint and multiprocessing, which
+``list`` could do without) whose code ran, read from ``python -X importtime``.
 
 * ``list``: the whole command (it imports every claim module);
 * ``verify``: the command process up to its work (a missing path: usage
@@ -30,7 +31,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HEAVY = ("sympy", "numpy", "scipy", "z3")
+HEAVY = ("sympy", "numpy", "scipy", "z3", "flint", "multiprocessing")
 
 COMMANDS = {
     "list": "from theorems import cli; cli.main(['list'])",

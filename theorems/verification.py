@@ -331,7 +331,8 @@ def _prepare(claims: set[str]) -> None:
 def _binding_main(argv: list[str]) -> int:
     """``python -m theorems.verification [--jobs N]``: read ``[[path, claim, earned, seconds], ...]`` on stdin,
     answer one JSON line ``[path, bound, why]`` each.  With N > 1 the claims are imported once, then N forked
-    workers bind shares of about equal recorded seconds (each line is written whole, under PIPE_BUF)."""
+    workers bind shares of about equal recorded seconds, each into a file of its own that this process
+    copies out when the worker is done (workers sharing the pipe split each other's lines)."""
     jobs = int(argv[1]) if len(argv) == 2 and argv[0] == "--jobs" else 1
     request = json.loads(sys.stdin.read())
     items = [(path, claim, earned) for path, claim, earned, _ in request]
@@ -340,19 +341,29 @@ def _binding_main(argv: list[str]) -> int:
         _bind_all(items)
         return 0
     _prepare({claim for _, claim, _ in items})
+    import tempfile
+
     workers = []
     for share in groups:
+        spool = tempfile.TemporaryFile("w+", encoding="utf-8")
         pid = os.fork()
-        if pid == 0:  # a worker: bind its share, leave without running the parent's clean-up
+        if pid == 0:  # a worker: bind its share into its spool, leave without running the parent's clean-up
             code = 0
             try:
+                sys.stdout = spool
                 _bind_all(share)
             except BaseException:
                 code = 1
             finally:
                 os._exit(code)
-        workers.append(pid)
-    return int(any(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0 for pid in workers))
+        workers.append((pid, spool))
+    failed = False
+    for pid, spool in workers:
+        failed |= os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0
+        spool.seek(0)
+        sys.stdout.write(spool.read())  # the lines flushed before a worker died are answers too
+        sys.stdout.flush()
+    return int(failed)
 
 
 if __name__ == "__main__":
