@@ -2,9 +2,10 @@
 
 * :func:`instance_bounds`: on one instance (logits ``scale * N + bias`` with
   multiplicities), the rows and groups of a grouped-column lower bound whose
-  margins arb decides > eps, and the least rounded truncated SVD ``B = F G``
-  arb certifies within eps — floats propose, arb decides, the trusted
-  checker re-decides the certificates.
+  margins are > eps, and the least rounded truncated SVD ``B = F G`` within
+  eps — floats propose and answer where they are clear of eps by
+  ``softmax_enclosures.DOUBT``, arb decides the rest, and the trusted checker
+  decides every certificate.
 * :func:`fitted_slope`: the least-squares slope of ``log y`` against
   ``log x`` on the points with ``x >= x_min`` — a **display**: it is a
   decimal string, decides nothing, and is refused (None, with the reason)
@@ -54,9 +55,10 @@ def lattice_betas(point: dict, claim_id: str) -> list[int]:
 
 
 def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):
-    """(rows, groups, upper) on one instance: the certified grouped rows (all rows with their own column when
-    every diagonal margin ``2 A_ii - 1`` exceeds eps in floats, else the Voronoi search's), and
-    ``(k, F, G)`` (Fractions) of the least certified truncated SVD, or None."""
+    """(rows, groups, upper) on one instance: the grouped rows whose margins exceed eps (all rows with their own
+    column when every diagonal margin ``2 A_ii - 1`` exceeds eps in floats, else the Voronoi search's; floats
+    answer where clear of eps, arb in doubt), and ``(k, F, G)`` (Fractions) of the least truncated SVD within
+    eps (the same rule), or None.  The certificates built from them are decided by the trusted checker."""
     A = E.attention_floats(L.floats(), m)
     n = A.shape[0]
     if A.shape[0] == A.shape[1] and float((2 * np.diag(A) - 1).min()) > float(eps) + 1e-9:
