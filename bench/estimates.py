@@ -44,6 +44,10 @@ POINTS = [
     ("kernel_rank.communication_bound", {"n_max_m5": "6"}),  # docs/kernel_rank.communication_bound.md
     ("kernel_rank.communication_bound", {"n_max_m5": "7"}),  # issue 15: refused at 10 min, ran in 3.7 s
     ("kernel_rank.feature_rank_table", {"m_max": "7", "m_degree2": "7"}),  # docs/kernel_rank.feature_rank_table.md
+    ("kernel_rank.feature_rank_table", {"m_max": "8", "m_degree2": "8"}),  # docs: r*(8) <= 37 (issue 15: 97 s estimated)
+    ("kernel_rank.rank_one_short", {"m_statistic": "1000"}),
+    ("kernel_rank.rank_two", {"m": "5"}),  # docs/kernel_rank.rank_two.md
+    ("kernel_rank.row_lemma", {"w_max": "40"}),
     ("kernel_rank.polynomial_readout_lower", {"m_small": "5"}),  # docs (~25 s)
     ("kernel_rank.polynomial_readout_lower", {"D_small": "3"}),
     ("kernel_rank.polynomial_readout_lower", {"D_max": "9"}),
