@@ -98,7 +98,8 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
     from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_quiet) as pool:
+    pool = ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_quiet)
+    try:
         answers = pool.map(functools.partial(_in_worker, max_work=max_work), paths, chunksize=CHUNK)
         for path in paths:
             try:
@@ -107,6 +108,11 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
                 sys.exit(f"a checker worker stopped early (killed, or out of memory) on {path} or one of the next {CHUNK - 1}")
             loaded.update(modules)
             yield path, line, result
+    finally:
+        # the workers ignore SIGINT: on an interrupt (or any early end) they are stopped here, never left running
+        for process in list(pool._processes.values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def main(argv: list[str]) -> int:
