@@ -11,12 +11,29 @@ Two facts make a small subset enough:
   empty answer is the statement "every row of R holds", which the caller proves by its
   own argument (for the rank-one LP, a closed-form minimum over the rows).
 
-The loop (floats only search): find x with ``a_r · x ≥ 1`` on the current rows (the strict
-homogeneous rows, scaled), ``x`` in a box; ask the float separation for rows of R below 1;
-add them; repeat until none is below (x then holds R, in floats) or the current rows have
-no such x.  Then decide R' exactly: an exact certificate ends the matter; an exact point is checked
-on all of R and, if it fails, the failing rows join R' and the loop goes on.  Nothing
-the floats say enters a verdict.
+The loop (floats only search): find the point of largest margin on the current rows (see
+:func:`_search`); scaled so that every current row is at least 1, ask the float
+separation for rows of R below 1; add them; repeat until none is below (the point then
+holds R, in floats) or the current rows have no positive margin.  Then decide R' exactly:
+an exact certificate ends the matter; an exact point is checked on all of R and, if it
+fails, the failing rows join R' and the loop goes on.  Nothing the floats say enters a
+verdict.
+
+**Why a normalisation and not a box.**  A homogeneous system has its solutions on rays,
+so the float search needs a bounded slice of them.  A box ``|x_c| <= B`` on a system
+``a_r · x >= 1`` cuts off every solution whose smallest margin is below ``max|x| / B``:
+near the end of a refutation the current rows are often feasible only in a thin cone,
+the box then makes them look infeasible, the float dual is no certificate (it leans on
+the box) and the exact step has to decide thousands of rows only to find them feasible —
+the stall seen at m = 48 (n = 3) with a box of ±10^4.  Instead the search fixes the
+*scale*: ``sum_{c in normal} x_c = |normal|`` on columns that are positive in every
+solution (the ``psi`` of the rank-one LP), and maximises the margin ``t`` of
+``a_r · x >= t``.  That slice of the cone is exact: the current rows are feasible iff
+the optimum is ``t > 0``, at any thinness.  The other columns may still carry a box;
+it must hold for every normalised solution of R (the caller proves so), and when it
+holds the search back — a bounded column carries dual weight at ``t <= 0`` —
+``bounding`` names the rows of R that imply it, which join the rows.  So the box keeps
+the LP compact (HiGHS stalled on rays of free columns) without ever deciding.
 """
 
 from __future__ import annotations
@@ -41,7 +58,12 @@ class Implicit:
     keys of rows with ``a_r · x < below`` (float search, at most a few per group);
     ``violated_exact(point)`` the keys of rows with ``a_r · point <= 0`` (exact; empty iff
     every row of R holds).  ``fixed``: explicit rows ``(key, coefs, sense)`` always present
-    (e.g. ``psi > 0``); ``lower``/``upper``: the search box (never a verdict).
+    (e.g. ``psi > 0``).  The float search only: ``normal``, columns that are ``>= 0`` with
+    a positive sum in every solution of R (the search holds their sum at ``len(normal)``);
+    ``lower``/``upper``, bounds that every solution of R so normalised meets (a bound of
+    zero width pins a column that a symmetry of every row lets one choose); ``bounding(c,
+    upper)``, the keys of rows of R that imply the upper (or lower) bound of column c, or
+    ``[]``.  Without ``normal`` the search is the margin LP in the box alone.
     """
 
     nvars: int
@@ -51,6 +73,8 @@ class Implicit:
     lower: np.ndarray
     upper: np.ndarray
     fixed: list = field(default_factory=list)
+    normal: list = field(default_factory=list)
+    bounding: Callable[[int, bool], list] = lambda column, upper: []
 
 
 @dataclass
@@ -88,32 +112,52 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
         poll()
         if deadline is not None and remaining() <= 0:
             return Result(lp.Unknown(f"budget of {budget}s exhausted in row generation"), keys, rounds, len(keys), keys)
-        x, support = _search(system, [coefs(k) for k in keys], remaining())
-        if x is not None and add(system.violated(x, 1 - tolerance)):
+        found = _search(system, [coefs(k) for k in keys], remaining())
+        if found.x is not None and add(system.violated(found.x, 1 - tolerance)):
             continue
-        # x holds every row of R in floats, or the generated rows are infeasible in floats:
-        # decide exactly — first the support of the float certificate, then every row used
-        fixed_keys = [k for k, _, _ in system.fixed]
-        for subset in ([keys[i] for i in support], keys) if support is not None else (keys,):
-            exact_sys, columns = _exact_system(system, [coefs(k) for k in subset])
-            decision = lp.decide(exact_sys, remaining())
-            if isinstance(decision, lp.Infeasible) or subset is keys:
-                break
-        order = fixed_keys + subset
-        if isinstance(decision, lp.Infeasible):
-            return Result(lp.Infeasible({order[i]: y for i, y in decision.multipliers.items()}), order, rounds, len(keys), keys)
-        if isinstance(decision, lp.Feasible):
-            point = [Fraction(0)] * system.nvars
-            for c, v in zip(columns, decision.point):
-                point[c] = v
-            failing = system.violated_exact(point)
-            if not failing:
-                return Result(lp.Feasible(point), order, rounds, len(keys), keys)
-            if not add(failing):
-                return Result(lp.Unknown("exact separation names rows already used"), order, rounds, len(keys), keys)
-            continue
-        return Result(decision, order, rounds, len(keys), keys)
+        if found.bounded and add(k for column, upper in found.bounded for k in system.bounding(column, upper)):
+            continue  # the box held the search back: the rows that imply it join, and the search repeats
+        # x holds every row of R in floats, or the generated rows look infeasible in floats:
+        # decide exactly, from the support of the float certificate (else every row used)
+        subset = [keys[i] for i in found.support] if found.support is not None else list(keys)
+        outcome = _exact(system, subset, coefs, add, remaining)
+        if outcome is not None:
+            decision, order = outcome
+            return Result(decision, order, rounds, len(keys), keys)
     return Result(lp.Unknown(f"row generation did not settle in {max_rounds} rounds"), keys, rounds, len(keys), keys)
+
+
+def _exact(system: Implicit, subset: list, coefs, add, remaining):
+    """Decide the rows ``subset`` exactly, growing it: an exact certificate refutes R; an exact
+    point that meets every row of R (exact separation) is a solution of R.  A point that
+    fails rows of R that are new sends them back to the float search (``None``); failing
+    rows already generated join the subset, and it is decided again.  Returns
+    ``(decision, rows in system order)`` or ``None``."""
+    fixed_keys = [k for k, _, _ in system.fixed]
+    in_subset = set(subset)
+    while True:
+        order = fixed_keys + subset
+        if remaining() is not None and remaining() <= 0:
+            return lp.Unknown("budget exhausted in the exact step of row generation"), order
+        exact_sys, columns = _exact_system(system, [coefs(k) for k in subset])
+        decision = lp.decide(exact_sys, remaining())
+        if isinstance(decision, lp.Infeasible):
+            return lp.Infeasible({order[i]: y for i, y in decision.multipliers.items()}), order
+        if not isinstance(decision, lp.Feasible):
+            return decision, order
+        point = [Fraction(0)] * system.nvars
+        for c, v in zip(columns, decision.point):
+            point[c] = v
+        failing = system.violated_exact(point)
+        if not failing:
+            return lp.Feasible(point), order
+        if add(failing):
+            return None
+        grow = [k for k in dict.fromkeys(failing) if k not in in_subset]
+        if not grow:  # the point meets every row of the subset, so this cannot happen
+            return lp.Unknown("exact separation names rows already decided"), order
+        subset = subset + grow
+        in_subset.update(grow)
 
 
 def _exact_system(system: Implicit, rows: list):
@@ -128,32 +172,118 @@ def _exact_system(system: Implicit, rows: list):
     return out, used
 
 
-def _search(system: Implicit, rows: list, time_limit):
-    """``(x, None)`` with ``a_r · x >= 1`` on the generated rows (the strict homogeneous rows,
-    scaled), or ``(None, support)`` when there is none: the rows the float dual weighs.
+@dataclass
+class _Found:
+    x: np.ndarray | None = None  # a point with a_r · x >= 1 on the generated rows (floats)
+    support: list | None = None  # else: the generated rows the float dual weighs (None: all)
+    bounded: list = field(default_factory=list)  # else: (column, at its upper bound) the dual leans on
 
-    Phase one, ``min sum_r e_r`` with ``a_r · x + e_r >= 1``, ``e >= 0``: its optimum is 0
-    iff the rows are feasible, and otherwise its dual ``y`` (``0 <= y <= 1``, ``y^T A``
-    vanishing on the free columns, ``<= 0`` on the ``>= 0`` ones) is a float Motzkin
-    certificate, whose support the exact step re-solves.  (A margin LP, max t with
-    ``a_r · x >= t``, is massively degenerate at an infeasible system, optimum x = 0.)"""
-    n, k = system.nvars, len(rows)
+
+def _search(system: Implicit, rows: list, time_limit) -> _Found:
+    """A point meeting the generated rows, or the support of a float certificate.
+
+    First :func:`_phase_one` (HiGHS's choice of method, fastest here); if HiGHS gives up —
+    it did on the huge values of a thin cone, n = 4, m = 64 — :func:`_margin` (interior
+    point), whose LP is compact."""
+    start = time.monotonic()
+    found = _phase_one(system, rows, time_limit)
+    if found is None:
+        found = _margin(system, rows, None if time_limit is None else time_limit - (time.monotonic() - start))
+    return found or _Found(support=None)
+
+
+def _matrix(rows: list, n: int):
     ri, ci, vals = [], [], []
     for i, r in enumerate(rows):
         ri.extend([i] * len(r))
         ci.extend(r.keys())
         vals.extend(float(v) for v in r.values())
-    A = sps.csr_matrix((vals, (ri, ci)), shape=(k, n))
-    A_ub = -sps.hstack([A, sps.identity(k, format="csr")]).tocsr()
-    c = np.concatenate([np.zeros(n), np.ones(k)])
-    bounds = list(zip(system.lower.tolist(), system.upper.tolist())) + [(0, None)] * k
+    return sps.csr_matrix((vals, (ri, ci)), shape=(len(rows), n))
+
+
+def _options(time_limit) -> dict:
     options = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
     if time_limit is not None:
         options["time_limit"] = max(time_limit, 1e-3)
-    res = linprog(c, A_ub=A_ub, b_ub=-np.ones(k), bounds=bounds, method="highs", options=options)
+    return options
+
+
+def _phase_one(system: Implicit, rows: list, time_limit) -> _Found | None:
+    """``(x, None)`` with ``a_r · x >= 1`` on the generated rows (the strict homogeneous rows,
+    scaled), or the rows the float dual weighs when there is none; ``None`` if HiGHS fails.
+
+    ``min sum_r e_r`` with ``a_r · x + e_r >= 1``, ``e >= 0``: its optimum is 0 iff the rows
+    are feasible, and otherwise its dual ``y`` (``0 <= y <= 1``, ``y^T A`` vanishing on the
+    free columns, ``<= 0`` on the ``>= 0`` ones) is a float Motzkin certificate.  Only the
+    signs of ``normal`` and the pinned columns bound x here — a box would cut off the thin
+    cones (``a_r · x >= 1`` fixes the scale)."""
+    n, k = system.nvars, len(rows)
+    A_ub = -sps.hstack([_matrix(rows, n), sps.identity(k, format="csr")]).tocsr()
+    c = np.concatenate([np.zeros(n), np.ones(k)])
+    pinned = system.lower == system.upper
+    lower = np.where(pinned, system.lower, -np.inf)
+    lower[system.normal] = 0.0
+    upper = np.where(pinned, system.upper, np.inf)
+    bounds = np.column_stack([np.concatenate([lower, np.zeros(k)]), np.concatenate([upper, np.full(k, np.inf)])])
+    res = linprog(c, A_ub=A_ub, b_ub=-np.ones(k), bounds=bounds, method="highs", options=_options(time_limit))
     if res.status != 0:
-        return None, list(range(k))
+        return None
     if res.fun <= 1e-7:
-        return res.x[:n], None
+        return _Found(x=res.x[:n])
     y = -np.asarray(res.ineqlin.marginals)
-    return None, [int(i) for i in np.flatnonzero(y > 1e-9 * max(y.max(initial=0), 1e-300))]
+    return _Found(support=[int(i) for i in np.flatnonzero(y > 1e-9 * max(y.max(initial=0), 1e-300))])
+
+
+def _margin(system: Implicit, rows: list, time_limit) -> _Found | None:
+    """The margin LP on the generated rows ``a_r``, the fixed rows and the normalisation:
+
+        max t   s.t.   a_r · x >= t (generated, fixed strict),  a · x >= 0 (fixed weak),
+                       sum_{c in normal} x_c = |normal|,  lower <= x <= upper,  t <= 1.
+
+    Every bound is finite or implied (``normal`` >= 0 with a fixed sum, the rest boxed), so
+    the LP is a compact polytope — no rays — and ``x = 1`` on ``normal`` is a point of it.
+    ``t > 0``: ``x / t`` meets every generated row with ``a_r · x >= 1``.  ``t <= 0``: by LP
+    duality there are ``y_r >= 0`` and a multiplier per bound with ``sum_r y_r a_r`` equal to
+    the bounds' weights, ``mu`` on ``normal`` (``mu = t <= 0``) and ``sum y_r = 1``; when no
+    box bound is weighed, ``y`` with the nonnegative ``normal`` columns is a float Motzkin
+    certificate, whose support the exact step re-solves; when one is, the bounded columns
+    are returned instead (their rows of R are missing)."""
+    n, k = system.nvars, len(rows)
+    ri, ci, vals = [], [], []
+    senses = []
+    strict = [(c, s) for _, c, s in system.fixed] + [(r, ">") for r in rows]
+    for i, (r, sense) in enumerate(strict):
+        ri.extend([i] * len(r))
+        ci.extend(r.keys())
+        vals.extend(float(v) for v in r.values())
+        senses.append(1.0 if sense == ">" else 0.0)
+    total = len(strict)
+    A = sps.csr_matrix((vals, (ri, ci)), shape=(total, n))
+    A_ub = sps.hstack([-A, sps.csr_matrix(np.array(senses)[:, None])]).tocsr()
+    c = np.zeros(n + 1)
+    c[n] = -1.0
+    bounds = np.column_stack([np.concatenate([system.lower, [-np.inf]]), np.concatenate([system.upper, [1.0]])])
+    A_eq = b_eq = None
+    if system.normal:
+        A_eq = sps.csr_matrix((np.ones(len(system.normal)), ([0] * len(system.normal), system.normal)), shape=(1, n + 1))
+        b_eq = [float(len(system.normal))]
+    options = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
+    if time_limit is not None:
+        options["time_limit"] = max(time_limit, 1e-3)
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(total), A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs-ipm",
+                  options=options)
+    if res.status != 0:
+        return None
+    t = -res.fun
+    if t > 1e-9:
+        return _Found(x=res.x[:n] / t)
+    offset = len(system.fixed)
+    y = -np.asarray(res.ineqlin.marginals)[offset:]
+    weight = max(y.max(initial=0), 1e-300)
+    support = [int(i) for i in np.flatnonzero(y > 1e-9 * weight)]
+    # a bound of the box (not of a pinned column, not a sign of a normal column) with dual weight
+    box = system.lower < system.upper
+    box[system.normal] = False
+    lo = np.flatnonzero(box & np.isfinite(system.lower) & (np.asarray(res.lower.marginals)[:n] > 1e-9 * weight))
+    hi = np.flatnonzero(box & np.isfinite(system.upper) & (-np.asarray(res.upper.marginals)[:n] > 1e-9 * weight))
+    return _Found(support=support, bounded=[(int(i), False) for i in lo] + [(int(i), True) for i in hi])

@@ -673,12 +673,46 @@ class ReducedTypes:
             ints = [int(p * den) for p in point]
             return [key for value, key in self.least_rows(ints, exact=True) if value <= 0]
 
-        # a box for the float search only (the rows are homogeneous: any solution scales into
-        # it); without one the simplex may stall on rays of the free P's
-        lower = np.concatenate([np.zeros(self.psi_cols), np.full(self.nvars - self.psi_cols, -1e4)])
-        upper = np.full(self.nvars, 1e4)
+        # The float search only (solvers.cutting: never a verdict).  Scale: sum psi = the
+        # number of psi's (psi > 0 in every solution).  Box: every solution of the whole LP
+        # so normalised has |P| <= (m + 1) sum psi (bounding below), so 2 (m + 2) sum psi
+        # cuts off none of them; it keeps the LP compact where the rows generated so far
+        # leave P free.  Pinned: with positions, adding c_j to every P_{j,w,.} with
+        # sum_j c_j = 0 changes no row (each row has one P_{j,w,.} per position, all with
+        # the same coefficient), so P_{j,w,q} = 0 for j < n (q the query's type) loses no
+        # solution and removes those lines, on which HiGHS stalled.
+        normal = list(range(self.psi_cols))
+        m = self.m
+        bound = 2.0 * (m + 2) * len(normal)
+        lower = np.concatenate([np.zeros(self.psi_cols), np.full(self.nvars - self.psi_cols, -bound)])
+        upper = np.concatenate([np.full(self.psi_cols, np.inf), np.full(self.nvars - self.psi_cols, bound)])
+        for j in range(self.npos - 1):
+            for w in range(m + 1):
+                lower[self.p_col(j, w, self.query[w])] = upper[self.p_col(j, w, self.query[w])] = 0.0
         fixed = [(("nonneg", j, v), {self.psi_col(j, v): 1}, ">") for j in range(self.npos) for v in range(self.m + 1)]
-        return cutting.Implicit(self.nvars, self.row, violated, violated_exact, lower, upper, fixed)
+        return cutting.Implicit(self.nvars, self.row, violated, violated_exact, lower, upper, fixed, normal, self.bounding)
+
+    def bounding(self, col: int, upper: bool) -> list:
+        """The rows that bound ``P_{j,w,tau}`` (column ``col``, type ``tau = (v, s)``) above or
+        below, weakly, by ``(m + 1) sum psi``: the context holding tau at position j and the
+        query's type q elsewhere (tau at every context position without positions), with
+        the all-q row of the other side.  E.g. below, positions: ``lo`` gives
+        ``2 P_{j,tau} + 2 P_{n,q} >= (2s - 1)(psi_{j,v} + sum_{i != j} psi_{i,w})`` (the pinned
+        ``P_{i,q} = 0``), ``hi`` of all q gives ``2 P_{n,q} <= (2w + 1) sum_i psi_{i,w}``, so
+        ``P_{j,tau} >= -(w + 1) sum psi``; without positions the same with ``n - 1`` copies.
+        ``[]`` for a psi, and for ``P_{n,w,tau}``, tau not q, which no row holds."""
+        if col < self.psi_cols:
+            return []
+        m, n = self.m, self.n
+        j, rest = divmod(col - self.psi_cols, self.per_position)
+        w = max(w for w in range(m + 1) if self.base[w] - self.psi_cols <= rest)
+        tau, q = rest - (self.base[w] - self.psi_cols), self.query[w]
+        near, far = ("hi", "lo") if upper else ("lo", "hi")
+        queries = (near if tau == q else far, w, (q,) * (n - 1))
+        if self.positions and j == self.npos - 1:
+            return [queries] if tau == q else []
+        context = tuple(tau if k == j or not self.positions else q for k in range(n - 1))
+        return [(near, w, context), queries]
 
     def initial_rows(self) -> list:
         """A start: the least rows at ``psi = 1, P = 0`` (one per (w, t, side))."""

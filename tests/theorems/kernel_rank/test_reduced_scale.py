@@ -67,11 +67,10 @@ def reduced_certificate(m, n, positions, hint=()):
     return {"m": m, "positions": positions, "rows": rows, "nonnegative": nonneg}
 
 
-def test_a_certificate_at_m_32_is_checked_in_reduced_form_with_work_independent_of_m():
-    # m = 32 (about 3 s): from m = 48 on, row generation currently stalls (see docs/performance.md)
-    data = reduced_certificate(32, 3, False)
+def test_a_certificate_at_m_48_is_checked_in_reduced_form_with_work_independent_of_m():
+    data = reduced_certificate(48, 3, False)  # about 1 s of CPU (docs/performance.md)
     accepted = trusted.check(C.make("rank-one-reduced-infeasible", "test", "s" * 64, {}, data))
-    assert accepted.judgment["m"][1] is None and 4 <= accepted.judgment["m"][0] <= 32
+    assert accepted.judgment["m"][1] is None and 4 <= accepted.judgment["m"][0] <= 48
     assert accepted.judgment["length"] == 3 and accepted.judgment["model"] == "kernel"
     # the work estimate reads the data's size, never m: the same rows at m = 10^6 ask no more
     from solvers.trusted.linear import _work_reduced
@@ -98,3 +97,44 @@ def test_key_from_types_refuses_types_that_m_cannot_realise():
     assert types.label(key) == ("seq", "lo", (2, ((2, 0), (2, 2))))
     assert types.key_from_types("lo", 2, [(5, 0), (2, 2)]) is None  # v - s = 5 > m - w = 3
     assert types.key_from_types("lo", 6, [(2, 0), (2, 2)]) is None  # w > m
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_pinned_columns_lie_on_lines_that_every_positional_row_keeps(n):
+    """With positions, adding c_j to every P_{j,w,.} with sum_j c_j = 0 changes no row, so the
+    search may pin P_{j,w,q} = 0 for j < n; the pinned columns are exactly those."""
+    types = lin.ReducedTypes(3, n, positions=True)
+    system = types.implicit()
+    pinned = {c for c in range(types.nvars) if system.lower[c] == system.upper[c]}
+    assert pinned == {types.p_col(j, w, types.query[w]) for j in range(n - 1) for w in range(4)}
+    rng = random.Random(n)
+    shift = {(j, w): Fraction(rng.randint(-5, 5)) for j in range(n - 1) for w in range(4)}
+    for w in range(4):
+        shift[n - 1, w] = -sum(shift[j, w] for j in range(n - 1))
+    whole = lin.reduced_rank_one(3, n, positions=True)
+    for key, label in zip(range(len(whole.system.rows)), whole.labels):
+        row = whole.system.rows[key]
+        moved = sum(c * shift[name[1] - 1, name[2]] for name, col in whole.index.items()
+                    if name[0] == "P" and (c := row.coefs.get(col, 0)))
+        assert moved == 0, label
+
+
+@pytest.mark.parametrize("n,positions", PROBLEMS)
+def test_bounding_names_rows_of_the_lp_that_hold_the_column_on_the_bound_side(n, positions):
+    types = lin.ReducedTypes(3, n, positions)
+    system = types.implicit()
+    whole = {label for label in lin.reduced_rank_one(3, n, positions).labels}
+    named = 0
+    for col in range(types.psi_cols, types.nvars):
+        if system.lower[col] == system.upper[col]:
+            continue
+        for upper in (False, True):
+            keys = types.bounding(col, upper)
+            for key in keys:
+                assert types.label(key) in whole
+            if keys:
+                named += 1
+                # the first row holds the column with the sign that bounds it on that side
+                assert types.row(keys[0]).get(col, 0) * (-1 if upper else 1) > 0
+    assert named > 0
+    assert all(types.bounding(c, True) == [] for c in range(types.psi_cols))
