@@ -23,6 +23,7 @@ import sys
 
 import pytest
 
+from solvers import parallel
 from theorems import cli, core, store
 from theorems.cli import main
 
@@ -61,7 +62,7 @@ def command(*args, **kwargs):
 
 
 def test_a_folder_holding_a_users_file_is_refused_and_kept(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "parallel", None)  # nothing may run: the refusal comes first
+    monkeypatch.setattr(parallel, "run", None)  # nothing may run: the refusal comes first
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("keep me")
@@ -70,7 +71,7 @@ def test_a_folder_holding_a_users_file_is_refused_and_kept(tmp_path, capsys, mon
 
 
 def test_a_regular_file_is_refused_and_kept(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "parallel", None)
+    monkeypatch.setattr(parallel, "run", None)
     path = tmp_path / "results"
     path.write_text("keep me")
     refused(["check", "row_lemma", "--out", str(path)], capsys, "exists and is not a folder")
@@ -78,7 +79,7 @@ def test_a_regular_file_is_refused_and_kept(tmp_path, capsys, monkeypatch):
 
 
 def test_a_read_only_folder_is_refused_before_any_work_and_keeps_its_mode(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "parallel", None)
+    monkeypatch.setattr(parallel, "run", None)
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(0o555)
@@ -91,7 +92,7 @@ def test_a_read_only_folder_is_refused_before_any_work_and_keeps_its_mode(tmp_pa
 
 
 def test_the_working_directory_is_refused(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "parallel", None)
+    monkeypatch.setattr(parallel, "run", None)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "paper.tex").write_text("keep me")
     refused(["check", "row_lemma", "--out", "."], capsys, "is not an attnproof outcome folder")
@@ -101,7 +102,7 @@ def test_the_working_directory_is_refused(tmp_path, capsys, monkeypatch):
 def test_a_path_under_proc_is_refused(capsys, monkeypatch):
     if not os.path.isdir("/proc/self"):
         pytest.skip("no /proc on this system")
-    monkeypatch.setattr(cli, "parallel", None)
+    monkeypatch.setattr(parallel, "run", None)
     refused(["check", "row_lemma", "--out", "/proc/attnproof-outcomes"], capsys, "cannot be written")
 
 
@@ -255,7 +256,7 @@ def test_a_misspelt_claim_gets_the_nearest_names(capsys):
 
 
 def test_a_group_or_a_paper_selects_its_claims_and_estimate_runs_nothing(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "parallel", None)  # --estimate runs nothing
+    monkeypatch.setattr(parallel, "run", None)  # --estimate runs nothing
     ids = core.registry()
     out = tmp_path / "never"
     assert main(["check", "kernel_rank", "--estimate", "--out", str(out)]) == 0

@@ -51,11 +51,11 @@ def test_an_interrupted_sweep_keeps_its_finished_points_and_resumes_after_them(t
                 raise KeyboardInterrupt
             yield item
 
-    monkeypatch.setattr(cli.parallel, "run", stopped_after_one)
+    monkeypatch.setattr(parallel, "run", stopped_after_one)
     with pytest.raises(KeyboardInterrupt):
         cli.cmd_check(cli.build_parser().parse_args(["check", *SWEEP, "--out", str(out), "--jobs", "1"]))
     assert len(list(out.glob("*/*/outcome.json"))) == 1  # the finished point is on disk, whole
-    monkeypatch.setattr(cli.parallel, "run", real)
+    monkeypatch.setattr(parallel, "run", real)
     capsys.readouterr()
     assert main(["check", *SWEEP, "--out", str(out), "--jobs", "1"]) == 0
     err = capsys.readouterr().err
