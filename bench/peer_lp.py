@@ -1,13 +1,13 @@
 """attnproof's exact LP pipeline side by side with a peer exact solver (the Parma Polyhedra Library).
 
     .venv/bin/pip install 'attnproof[peer]'      # passagemath-ppl: PPL's exact MIP_Problem
-    nice -n 10 .venv/bin/python bench/peer_lp.py [--timeout SECONDS] [--quick]
+    nice -n 10 .venv/bin/python bench/peer_lp.py [--timeout SECONDS] [--quick] [--reduced-only]
 
 The problems (all homogeneous and strict, ``a_i . x > 0`` with ``psi >= 0``):
 
 * K3, the full linearised rank-one LP at exact length 3 (``_linearised.rank_one``), m = 4, 5;
 * the orbit-type reduced LP (``_linearised.reduced_rank_one``), n = 3, m = 8, 16 written whole;
-* the reduced LP at m = 8, 16, 32 as attnproof decides it, by row generation
+* the reduced LP at m = 8, 16, 32 (n = 3 and 4, with and without positions) as attnproof decides it, by row generation
   (``_linearised.decide_reduced``), against PPL on every row it generated (PPL has no
   separation oracle; the whole LP has millions of rows).
 
@@ -81,6 +81,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=120.0, help="PPL's limit per problem (seconds)")
     parser.add_argument("--quick", action="store_true", help="only the small problems")
+    parser.add_argument("--reduced-only", action="store_true", help="only the reduced LP by row generation")
     args = parser.parse_args()
     try:
         import ppl  # noqa: F401
@@ -93,6 +94,8 @@ def main() -> None:
              ("reduced n = 3, m = 16 (whole)", lambda: lin.reduced_rank_one(16, 3))]
     if args.quick:
         whole = whole[:1] + whole[2:3]
+    if args.reduced_only:
+        whole = []
     for name, build in whole:
         problem = build()
         start = time.perf_counter()
@@ -101,7 +104,7 @@ def main() -> None:
         peer, peer_build, peer_s = run_ppl(problem.system, args.timeout)
         line(name, len(problem.system.rows), problem.system.nvars, answer(decision), ours_s, peer, peer_build, peer_s)
     for m in (8, 16) if args.quick else (8, 16, 32):
-        for n, positions in ((3, False), (3, True), (4, False)):
+        for n, positions in ((3, False), (3, True), (4, False), (4, True)):
             start = time.perf_counter()
             found = lin.decide_reduced(m, n, positions)
             ours_s = time.perf_counter() - start

@@ -8,7 +8,8 @@ time to build the type tables and the start rows, to decide (row generation, the
 exact certificate), and for the trusted checker to re-check the certificate in reduced
 form (``rank-one-reduced-infeasible``, in process).  Cold: no hint from a smaller m.
 A problem stops growing m once one of its points takes more than ``--cap`` seconds.
-The growth exponent is the least-squares slope of log(build + solve) against log m
+Times are CPU seconds of this process (time.process_time: the load of a shared machine
+hardly enters).  The growth exponent is the least-squares slope of log(build + solve) against log m
 over the points with m >= 8.
 """
 
@@ -27,21 +28,21 @@ from theorems.kernel_rank import _linearised as lin  # noqa: E402
 
 
 def point(m: int, n: int, positions: bool):
-    start = time.perf_counter()
+    start = time.process_time()
     types = lin.ReducedTypes(m, n, positions)
     types.initial_rows()
-    build = time.perf_counter() - start
-    start = time.perf_counter()
+    build = time.process_time() - start
+    start = time.process_time()
     found = lin.decide_reduced(m, n, positions)
-    solve = time.perf_counter() - start - build  # decide_reduced builds the tables again
+    solve = time.process_time() - start - build  # decide_reduced builds the tables again
     check, rows_cert = None, None
     if isinstance(found.decision, lp.Infeasible):
         rows, nonneg, _ = lin.certificate_rows(found.problem, found.decision.multipliers, m, reduced=True)
         cert = certificates.make("rank-one-reduced-infeasible", "bench", "0" * 64, {},
                                  {"m": m, "positions": positions, "rows": rows, "nonnegative": nonneg})
-        start = time.perf_counter()
+        start = time.process_time()
         trusted.check(cert)
-        check, rows_cert = time.perf_counter() - start, len(rows)
+        check, rows_cert = time.process_time() - start, len(rows)
     return found, types.nvars, build, max(solve, 0.0), check, rows_cert
 
 

@@ -11,29 +11,27 @@ Two facts make a small subset enough:
   empty answer is the statement "every row of R holds", which the caller proves by its
   own argument (for the rank-one LP, a closed-form minimum over the rows).
 
-The loop (floats only search): find the point of largest margin on the current rows (see
-:func:`_search`); scaled so that every current row is at least 1, ask the float
-separation for rows of R below 1; add them; repeat until none is below (the point then
-holds R, in floats) or the current rows have no positive margin.  Then decide R' exactly:
-an exact certificate ends the matter; an exact point is checked on all of R and, if it
-fails, the failing rows join R' and the loop goes on.  Nothing the floats say enters a
-verdict.
+The loop (floats only search): find x with ``a_r · x >= 1`` on the current rows (the
+strict homogeneous rows, scaled; :func:`_search`); ask the float separation for rows of R
+below 1; add them; repeat until none is below (x then holds R, in floats) or the current
+rows have no such x.  Then decide exactly (:func:`_exact`), starting from the rows the
+float dual weighs: an exact certificate ends the matter; an exact point is checked on all
+of R, and the rows it fails join — new ones go back to the float search, ones already
+generated join the exact subset.  Nothing the floats say enters a verdict.
 
-**Why a normalisation and not a box.**  A homogeneous system has its solutions on rays,
-so the float search needs a bounded slice of them.  A box ``|x_c| <= B`` on a system
-``a_r · x >= 1`` cuts off every solution whose smallest margin is below ``max|x| / B``:
-near the end of a refutation the current rows are often feasible only in a thin cone,
-the box then makes them look infeasible, the float dual is no certificate (it leans on
-the box) and the exact step has to decide thousands of rows only to find them feasible —
-the stall seen at m = 48 (n = 3) with a box of ±10^4.  Instead the search fixes the
-*scale*: ``sum_{c in normal} x_c = |normal|`` on columns that are positive in every
-solution (the ``psi`` of the rank-one LP), and maximises the margin ``t`` of
-``a_r · x >= t``.  That slice of the cone is exact: the current rows are feasible iff
-the optimum is ``t > 0``, at any thinness.  The other columns may still carry a box;
-it must hold for every normalised solution of R (the caller proves so), and when it
-holds the search back — a bounded column carries dual weight at ``t <= 0`` —
-``bounding`` names the rows of R that imply it, which join the rows.  So the box keeps
-the LP compact (HiGHS stalled on rays of free columns) without ever deciding.
+**No box on the scale.**  A homogeneous system has its solutions on rays, and near the
+end of a refutation the current rows are typically feasible only in a thin cone: the
+point with ``a_r · x >= 1`` is then large.  A box ``|x_c| <= 10^4`` cut such points off,
+the float dual leaned on the box (no certificate), and the exact step had to decide
+thousands of rows only to find them feasible — n = 3, m = 48 of the rank-one LP did not
+finish in 120 s, against 0.9 s now.  So the search bounds only what the system says:
+the signs of ``normal`` and the *pinned* columns (``lower == upper``: lines along which
+every row is constant, which the caller proves; HiGHS stalled on such lines).  When
+HiGHS gives up (it did once, on the huge values of a thin cone), the search falls back
+to a compact LP: the scale fixed by ``sum_{c in normal} x_c = |normal|``, the margin
+maximised, the other columns in a box that every so normalised solution of R meets; a
+bound that holds the search back names, through ``bounding``, the rows of R that imply
+it, which join.
 """
 
 from __future__ import annotations

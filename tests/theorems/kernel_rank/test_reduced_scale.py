@@ -138,3 +138,18 @@ def test_bounding_names_rows_of_the_lp_that_hold_the_column_on_the_bound_side(n,
                 assert types.row(keys[0]).get(col, 0) * (-1 if upper else 1) > 0
     assert named > 0
     assert all(types.bounding(c, True) == [] for c in range(types.psi_cols))
+
+
+@pytest.mark.parametrize("n,positions", PROBLEMS)
+@pytest.mark.parametrize("m", [3, 6])
+def test_the_normalised_margin_search_decides_alone(m, n, positions, monkeypatch):
+    """The fallback search (sum psi fixed, P boxed, bounding rows on demand) decides the same
+    problems when the phase-one LP is not used at all."""
+    from solvers import cutting
+
+    monkeypatch.setattr(cutting, "_phase_one", lambda *args: None)
+    found = lin.decide_reduced(m, n, positions)
+    if m <= 3:
+        assert isinstance(found.decision, lp.Feasible)
+    else:
+        assert isinstance(found.decision, lp.Infeasible) and lp.refutes(found.problem.system, found.decision.multipliers)
