@@ -115,6 +115,10 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
             continue
         if found.bounded and add(k for column, upper in found.bounded for k in system.bounding(column, upper)):
             continue  # the box held the search back: the rows that imply it join, and the search repeats
+        if found.x is not None:  # x holds every row of R in floats, with margin 1: try it rounded, exactly
+            point = _rounded(system, found.x)
+            if point is not None:
+                return Result(lp.Feasible(point), [k for k, _, _ in system.fixed] + keys, rounds, len(keys), keys)
         # x holds every row of R in floats, or the generated rows look infeasible in floats:
         # decide exactly, from the support of the float certificate (else every row used)
         subset = [keys[i] for i in found.support] if found.support is not None else list(keys)
@@ -123,6 +127,17 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
             decision, order = outcome
             return Result(decision, order, rounds, len(keys), keys)
     return Result(lp.Unknown(f"row generation did not settle in {max_rounds} rounds"), keys, rounds, len(keys), keys)
+
+
+def _rounded(system: Implicit, x) -> list | None:
+    """``x`` rounded to multiples of 2^-20, if it meets every fixed row and (exact
+    separation) every row of R exactly; else None.  The margin of the search is 1, so
+    rounding keeps it unless a sign column sits at 0."""
+    point = [Fraction(round(float(v) * 2**20), 2**20) for v in x]
+    if any(sum(c * point[j] for j, c in coefs.items()) <= 0 if sense == ">" else
+           sum(c * point[j] for j, c in coefs.items()) < 0 for _, coefs, sense in system.fixed):
+        return None
+    return None if system.violated_exact(point) else point
 
 
 def _exact(system: Implicit, subset: list, coefs, add, remaining):
@@ -215,8 +230,9 @@ def _phase_one(system: Implicit, rows: list, time_limit) -> _Found | None:
     free columns, ``<= 0`` on the ``>= 0`` ones) is a float Motzkin certificate.  Only the
     signs of ``normal`` and the pinned columns bound x here — a box would cut off the thin
     cones (``a_r · x >= 1`` fixes the scale)."""
-    n, k = system.nvars, len(rows)
-    A_ub = -sps.hstack([_matrix(rows, n), sps.identity(k, format="csr")]).tocsr()
+    strict = [c for _, c, sense in system.fixed if sense == ">"]  # psi > 0 scaled too: x rounds to a point
+    n, k = system.nvars, len(strict) + len(rows)
+    A_ub = -sps.hstack([_matrix(strict + rows, n), sps.identity(k, format="csr")]).tocsr()
     c = np.concatenate([np.zeros(n), np.ones(k)])
     pinned = system.lower == system.upper
     lower = np.where(pinned, system.lower, -np.inf)
@@ -229,7 +245,8 @@ def _phase_one(system: Implicit, rows: list, time_limit) -> _Found | None:
     if res.fun <= 1e-7:
         return _Found(x=res.x[:n])
     y = -np.asarray(res.ineqlin.marginals)
-    return _Found(support=[int(i) for i in np.flatnonzero(y > 1e-9 * max(y.max(initial=0), 1e-300))])
+    weight = max(y.max(initial=0), 1e-300)
+    return _Found(support=[int(i) - len(strict) for i in np.flatnonzero(y > 1e-9 * weight) if i >= len(strict)])
 
 
 def _margin(system: Implicit, rows: list, time_limit) -> _Found | None:

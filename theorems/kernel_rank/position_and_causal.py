@@ -145,7 +145,7 @@ class PositionAndCausal(Claim):
         return Obligations(verify=tuple(verify), reach=reach)
 
     def cost(self, point: dict) -> float:
-        return (0.6 + 1.5 * (point["n_feasible"] >= 4) + 0.6 + 0.01 * point["n_paper"] + 15.0 * (point["m_positions_full"] >= 5)
+        return (0.4 + 0.6 * (point["n_feasible"] >= 4) + 0.3 + 0.01 * point["n_paper"] + 15.0 * (point["m_positions_full"] >= 5)
                 + sum(lin.reduced_cost(m, n, positions) for n, positions, key in REDUCED_RUNS
                       for m in range(1, point[key] + 1)))
 
