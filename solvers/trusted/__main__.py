@@ -76,10 +76,21 @@ def _in_worker(path: str, max_work: int) -> tuple[dict, tuple, set[str]]:
     return (*certificate(path, max_work), foreign())
 
 
-def _quiet() -> None:
+def _worker_start(checker: int) -> None:
+    """A worker ignores SIGINT (the checker answers an interrupt and stops its workers) and, on Linux,
+    is sent SIGTERM when the checker dies (killed, as ``subprocess.run`` kills it on Ctrl-C), so no
+    worker is left running without it."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt ends the run from the parent, without a traceback per worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (ImportError, OSError, AttributeError):
+        pass  # elsewhere only the checker's own clean-up stops them
+    if os.getppid() != checker:  # it died before the line above
+        os._exit(1)
 
 
 CHUNK = 4  # files a message to a worker: one a message cost about 0.8 s of CPU over the default run's 326
@@ -98,7 +109,7 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
     from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_quiet)
+    pool = ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_worker_start, initargs=(os.getpid(),))
     try:
         answers = pool.map(functools.partial(_in_worker, max_work=max_work), paths, chunksize=CHUNK)
         for path in paths:

@@ -122,3 +122,53 @@ def test_verify_refuses_work_above_the_limit_with_the_estimate(tmp_path):
 def test_verify_usage_errors_exit_2(argv):
     done = subprocess.run([sys.executable, "-m", "theorems.cli", *argv], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def _session(sid: int) -> list[int]:
+    """The processes of session ``sid`` still alive (Linux: field 6 of /proc/PID/stat)."""
+    alive = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
+                fields = handle.read().rpartition(")")[2].split()
+        except (OSError, ValueError):
+            continue
+        if entry.isdigit() and fields[0] != "Z" and int(fields[3]) == sid:
+            alive.append(int(entry))
+    return alive
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_a_checker_interrupted_or_killed_leaves_no_worker_running(tmp_path, how):
+    """The workers ignore SIGINT (the checker answers it and stops them); killed outright (as subprocess.run
+    kills it on Ctrl-C), the checker takes them with it: none is left holding its output open."""
+    import signal
+    import time
+    from fractions import Fraction
+
+    m = 300  # the softmax head at beta = ln 4 (test_evaluation.softmax_scores): about 0.1 s a certificate
+    data = {"m": m, "lengths": [3], "kappa": [C.encode(Fraction(1, 4**s)) for s in range(m + 1)],
+            "value": [list(range(w + 1)) for w in range(m + 1)], "target": "min-ip", "tolerance": "1/2"}
+    for i in range(60):
+        write(tmp_path, f"{i:02}.cert.json", honest("score-statistic", data))
+    command = [sys.executable, "-I", "-S", "-c", verification.BOOT, os.pathsep.join(verification._search_path()),
+               "--jobs", "2", str(tmp_path)]
+
+    def as_from_a_shell():  # SIGINT handled by default and unblocked, whatever this test process inherited
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    checker = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                               preexec_fn=as_from_a_shell)
+    try:
+        checker.stdout.readline()  # the run has started
+        os.killpg(checker.pid, signal.SIGINT) if how == "SIGINT" else checker.kill()
+        checker.communicate(timeout=60)  # a worker left running would hold the pipe open
+        deadline = time.monotonic() + 10
+        while _session(checker.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _session(checker.pid) == []
+    finally:
+        for pid in _session(checker.pid):
+            os.kill(pid, signal.SIGKILL)
