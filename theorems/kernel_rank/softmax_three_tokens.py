@@ -72,11 +72,22 @@ def critical_beta(m: int, tokens_above: int) -> sp.Expr:
     return sp.log(tokens_above * (2 * d - 1)) / d
 
 
+@functools.lru_cache(maxsize=4)
 def score_tables(base: Fraction, m: int) -> dict:
     """The softmax head at beta = ln b as score tables, ``w = |q| <= m``, ``s = <q,x>``: weight
-    ``kappa(s) = b^{-s}`` (a list over s) and value ``s`` (values x, readout <q, h>; rows [w][s])."""
+    ``kappa(s) = b^{-s}`` (a list over s) and value ``s`` (values x, readout <q, h>; rows [w][s]).
+
+    The values are the integers s (a certificate writes an integral Fraction as that integer: the same
+    data), each row its own list; cached, as the obligations and the check ask for the same tables
+    (read only: certificates are encoded from them, never changed in place)."""
     return {"kappa": [att.softmax_weight(base, s) for s in range(m + 1)],
-            "value": [[Fraction(s) for s in range(w + 1)] for w in range(m + 1)]}
+            "value": [list(range(w + 1)) for w in range(m + 1)]}
+
+
+@functools.lru_cache(maxsize=None)
+def _score_value(s: int) -> Fraction:
+    """The readout value ``s`` as one shared Fraction per score (a table of m^2/2 entries asks for m + 1)."""
+    return Fraction(s)
 
 
 @functools.lru_cache(maxsize=1)
@@ -166,7 +177,7 @@ class SoftmaxThreeTokens(Claim):
 
     def witness(self, point: dict) -> att.ScoreHead:
         base = point["base"]
-        return att.ScoreHead(kappa=lambda w, s: att.softmax_weight(base, s), value=lambda w, s: Fraction(s))
+        return att.ScoreHead(kappa=lambda w, s: att.softmax_weight(base, s), value=lambda w, s: _score_value(s))
 
     def obligations(self, point: dict) -> Obligations:
         """At beta = ln b: the head solves length 3 for every m' <= m (refuted: it fails at one), its tables at
