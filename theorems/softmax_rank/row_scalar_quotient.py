@@ -180,7 +180,8 @@ class RowScalarQuotient(Claim):
             raise ParameterError(f"d of {self.id} must be <= min(n, N) - 1 = {min(point['n'], point['N']) - 1} so that biases can change ranks, got {point['d']}")
 
     def cost(self, point: dict) -> float:
-        return 0.6 + point["heads"] * point["n"] * point["N"] * point["d"] * 2e-4
+        # CPU measured by bench/estimates.py: 0.12 s at the default (the symbolic invariance by cancel)
+        return 0.08 + point["heads"] * point["n"] * point["N"] * point["d"] * 2e-4
 
     def witness(self, point: dict):
         """The constant-coordinate instance: queries in Q^3, keys (k', 1) — rank L = 3, visible r = 2."""
@@ -279,10 +280,15 @@ class RowScalarQuotient(Claim):
                                          "rank-one W_Q: r": 1, "r, query bias": 2, "attempt": found["attempt"]})
 
     def _symbolic(self, ev) -> None:
-        """softmax(l + c)_j - softmax(l)_j simplifies to 0 for symbolic l_1..l_3 and c."""
+        """softmax(l + c)_j - softmax(l)_j simplifies to 0 for symbolic l_1..l_3 and c.
+
+        ``expand`` writes ``e^{l + c} = e^l e^c``; the difference is then a rational function of
+        ``e^{l_1}, e^{l_2}, e^{l_3}, e^c`` and ``cancel`` reduces it to 0 exactly (``simplify`` reaches
+        the same 0 at several times the cost, and loads sympy.physics on its first call)."""
         ls = sp.symbols("l1:4", real=True)
         c = sp.Symbol("c", real=True)
-        diffs = [sp.simplify(sp.exp(l + c) / sum(sp.exp(m + c) for m in ls) - sp.exp(l) / sum(sp.exp(m) for m in ls)) for l in ls]
+        diffs = [sp.cancel(sp.expand(sp.exp(l + c) / sum(sp.exp(m + c) for m in ls) - sp.exp(l) / sum(sp.exp(m) for m in ls)))
+                 for l in ls]
         # key bias: <W x + 0, W' y + b> - <W x, W' y> = <W x, b> depends on the query only
         q, k, b = sp.symbols("q k b", real=True)
         key_bias = sp.diff(sp.expand(q * (k + b) - q * k), k) == 0
