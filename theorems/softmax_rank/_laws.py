@@ -54,11 +54,46 @@ def lattice_betas(point: dict, claim_id: str) -> list[int]:
     return bs
 
 
+class Factors:
+    """``(k, F, G)`` with ``B = F G`` of inner dimension k, the rational F and G built on first use from their
+    integer numerators over 2^bits: stating the obligations needs k only, a certificate needs F and G too
+    (the same Fractions either way)."""
+
+    def __init__(self, k: int, left, right):
+        self.k, self._make, self._built = k, (left, right), None  # left, right: callables giving F, G
+
+    def _factors(self) -> tuple:
+        if self._built is None:
+            self._built = (self._make[0](), self._make[1]())
+        return self._built
+
+    def __len__(self) -> int:
+        return 3
+
+    def __getitem__(self, i: int):
+        return (self.k, *self._factors())[i] if i else self.k
+
+    def __iter__(self):
+        return iter((self.k, *self._factors()))
+
+    @classmethod
+    def identity(cls, A: "np.ndarray") -> "Factors":
+        """``F = I``, ``G = A`` rounded to 2^-40: rank n, every row error about n 2^-40."""
+        n = len(A)
+        return cls(n, lambda: [[Fraction(int(i == j)) for j in range(n)] for i in range(n)],
+                   lambda: E.fractions(E.integer_factor(A, 40), 40))
+
+    @classmethod
+    def dyadic(cls, k: int, F, G, bits: int) -> "Factors":
+        """F and G: integer matrices over 2^bits."""
+        return cls(k, lambda: E.fractions(F, bits), lambda: E.fractions(G, bits))
+
+
 def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):
     """(rows, groups, upper) on one instance: the grouped rows whose margins exceed eps (all rows with their own
     column when every diagonal margin ``2 A_ii - 1`` exceeds eps in floats, else the Voronoi search's; floats
     answer where clear of eps, arb in doubt), and ``(k, F, G)`` (Fractions) of the least truncated SVD within
-    eps (the same rule), or None.  The certificates built from them are decided by the trusted checker."""
+    eps (the same rule; a :class:`Factors`), or None.  The certificates built from them are decided by the trusted checker."""
     A = E.attention_floats(L.floats(), m)
     n = A.shape[0]
     if A.shape[0] == A.shape[1] and float((2 * np.diag(A) - 1).min()) > float(eps) + 1e-9:
@@ -68,12 +103,11 @@ def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):
     keep = set(E.grouped_margins(L, m, eps, rows, groups, floats=D.grouped_margins(A, rows, groups))["certain"])
     rows, groups = [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
     if upper and len(rows) == n == A.shape[1]:  # rank_eps = n: B = A rounded to 2^-40 (F = I) is certified at once
-        identity = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
-        return rows, groups, (n, identity, E.fractions(E.integer_factor(A, 40), 40))
+        return rows, groups, Factors.identity(A)
     found = E.search_svd_upper(L, m, eps, SVD_BITS, SVD_BITS, A) if upper else None
     if found:
         k, F, G = found
-        found = (k, E.fractions(F, SVD_BITS), E.fractions(G, SVD_BITS))
+        found = Factors.dyadic(k, F, G, SVD_BITS)
     return rows, groups, found
 
 

@@ -112,16 +112,16 @@ def head_logits(layer: int, head: int, sentence: int, multiplier: Fraction) -> l
     return [[Fraction(int(v.p), int(v.q)) for v in row] for row in L.tolist()]
 
 
-def _float_singular_values(L: list[list[Fraction]]) -> np.ndarray:
-    M = np.array([[float(v) for v in row] for row in D.centred(L)])
-    return np.linalg.svd(M, compute_uv=False)
+def _floats(LP: list[list[Fraction]]) -> np.ndarray:
+    return np.array([[float(v) for v in row] for row in LP])
 
 
-def count_above(L: list[list[Fraction]], sigma: np.ndarray, tau: Fraction) -> int:
-    """``#{i : sigma_i(L P) > tau}``: the float count when every sigma is clear of tau, else exactly."""
+def count_above(LP: list[list[Fraction]], sigma: np.ndarray, tau: Fraction) -> int:
+    """``#{i : sigma_i(L P) > tau}`` (LP = L P, sigma its float singular values): the float count when every
+    sigma is clear of tau, else exactly."""
     t = float(tau)
     if tau == 0 or np.any(np.abs(sigma - t) <= 1e-8 * (1 + t)):
-        return intervals.singular_values_above(D.centred(L), tau) if tau != 0 else exact.rank(D.centred(L))
+        return intervals.singular_values_above(LP, tau) if tau != 0 else exact.rank(LP)
     return int(np.sum(sigma > t))
 
 
@@ -149,10 +149,9 @@ class HeadResult:
         return head_name(self.layer, self.head)
 
 
-def interaction_subspace(L: list[list[Fraction]], k: int) -> tuple[list, list]:
-    """(F, G) with ``L_k = F G`` (n x k times k x N, rational): the float rank-k truncated SVD of L P, rounded
-    to multiples of 2^-20 (a proposal; the checker decides the residual of whatever L_k this is)."""
-    M = np.array([[float(v) for v in row] for row in D.centred(L)])
+def interaction_subspace(M: np.ndarray, k: int) -> tuple[list, list]:
+    """(F, G) with ``L_k = F G`` (n x k times k x N, rational): the float rank-k truncated SVD of L P (M: L P in
+    floats), rounded to multiples of 2^-20 (a proposal; the checker decides the residual of whatever L_k this is)."""
     U, s, Vt = np.linalg.svd(M)
     k = max(k, 1)
     return D.rational_matrix(U[:, :k] * s[:k], 1 << 20), D.rational_matrix(Vt[:k, :], 1 << 20)
@@ -161,14 +160,16 @@ def interaction_subspace(L: list[list[Fraction]], k: int) -> tuple[list, list]:
 def analyse(layer: int, head: int, sentence: int, multiplier: Fraction, eps: Fraction) -> HeadResult:
     """The numbers of one head: exact r, r_tau (float, exact near ties), and the float proposals of the bounds."""
     L = head_logits(layer, head, sentence, multiplier)
-    sigma = _float_singular_values(L)
-    r = count_above(L, sigma, Fraction(0))
-    r_tau = {tau: count_above(L, sigma, tau) for tau in TAUS}
+    LP = D.centred(L)  # computed once: the float SVDs and the exact counts all read L P
+    M = _floats(LP)
+    sigma = np.linalg.svd(M, compute_uv=False)
+    r = count_above(LP, sigma, Fraction(0))
+    r_tau = {tau: count_above(LP, sigma, tau) for tau in TAUS}
     k, F, G = rank_proposal(L, eps, denominator=1 << 32)
     A = D.attention_floats(L)
     rows, groups = D.search_grouped(A, eps)
     return HeadResult(layer, head, sentence, len(L), L, r, r_tau, k, F, G, list(rows), [list(g) for g in groups],
-                      float(A.max(axis=1).mean()), interaction_subspace(L, r_tau[SUBSPACE_TAU]))
+                      float(A.max(axis=1).mean()), interaction_subspace(M, r_tau[SUBSPACE_TAU]))
 
 
 def subspace_logits(res: HeadResult) -> list[list[Fraction]]:

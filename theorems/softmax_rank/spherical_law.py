@@ -205,7 +205,7 @@ class Instance(NamedTuple):
     multiplicities: list[int] | None
     rows: list[int]  # rows whose grouped margins arb decided > eps
     groups: list[list[int]]
-    upper: tuple | None  # (k, F, G) with B = F G certified within eps in arb, or None
+    upper: "_laws.Factors | None"  # (k, F, G) with B = F G certified within eps in arb, or None
 
     @property
     def upper_bound(self) -> int:
@@ -240,13 +240,12 @@ def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper:
     upper = None
     if with_upper and len(rows) == len(points) and multiplicities is None:
         # B = A rounded (F = I, G = A to 2^-40): rank n, every row error ~n 2^-40
-        upper = (len(points), [[Fraction(int(i == j)) for j in range(len(points))] for i in range(len(points))],
-                 E.fractions(E.integer_factor(A, 40), 40))
+        upper = _laws.Factors.identity(A)
     elif with_upper:
         found = E.search_svd_upper(E.ScaledLogits.self_attention(points, beta), multiplicities, eps, SVD_BITS, SVD_BITS, A)
         if found:
             k, F, G = found
-            upper = (k, E.fractions(F, SVD_BITS), E.fractions(G, SVD_BITS))
+            upper = _laws.Factors.dyadic(k, F, G, SVD_BITS)
     return Instance(points, multiplicities, rows, groups, upper)
 
 

@@ -61,6 +61,7 @@ def law_exponent(r: int) -> Fraction:
 def lattice(r: int, h: Fraction) -> list[tuple[int, ...]]:
     """The integer vectors z with ``|h z| <= 1`` (the lattice h Z^r inside the closed unit r-ball), sorted."""
     R = int(1 / h)
+    p2, q2 = h.numerator ** 2, h.denominator ** 2  # |h z|^2 <= 1 decided on integers: p^2 |z|^2 <= q^2
     out = []
 
     def extend(prefix, left):
@@ -68,7 +69,7 @@ def lattice(r: int, h: Fraction) -> list[tuple[int, ...]]:
             out.append(tuple(prefix))
             return
         for v in range(-R, R + 1):
-            if h * h * (left + v * v) <= 1:
+            if p2 * (left + v * v) <= q2:
                 extend(prefix + [v], left + v * v)
     extend([], 0)
     return out
@@ -389,7 +390,7 @@ def _spread_of(scale: Fraction, N) -> Fraction:
 
 def _instance_obligations(where: str, scale, N, eps, lower: int | None, upper: int | None):
     """``lower <= rank_eps <= upper`` (None: not stated) on the instance ``rowsoftmax(scale N)``, named as the checker names it."""
-    fields = dict(instance=D.digest({"scale": Fraction(scale), "integers": [list(r) for r in N], "multiplicities": [1] * len(N[0])}),
+    fields = dict(instance=D.integers_digest({"scale": Fraction(scale), "integers": N, "multiplicities": [1] * len(N[0])}),
                   n=len(N), epsilon=Fraction(eps))
     out = []
     if lower is not None:
