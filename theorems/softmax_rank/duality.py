@@ -25,10 +25,12 @@ the search code only (labelled unchecked).
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from itertools import product
 
+from solvers.lazy import numpy as np
 from solvers.lazy import sympy as sp
 
 from solvers.trusted.core import digest
@@ -42,10 +44,40 @@ def max_row_l1(M) -> Fraction:
 
 
 def cube_maximum(M) -> Fraction:
-    """``max_{v in {-1,1}^N} max_i |(M v)_i|``, by enumerating every vertex."""
+    """``max_{v in {-1,1}^N} max_i |(M v)_i|``, by enumerating every vertex.
+
+    Exact in integers: row i times the lcm L_i of its denominators, ``max_v |(L_i M_i) v|`` over
+    the 2^N sign vectors as one int64 product (|entries| <= L_i * max |M_ij| * N, far below 2^63 at
+    the sizes the parameters allow: checked), then divided by L_i as a Fraction.
+    """
     N = len(M[0])
-    return max(abs(sum((a if s else -a for a, s in zip(row, signs)), Fraction(0)))
-               for signs in product((True, False), repeat=N) for row in M)
+    signs = np.array(list(product((1, -1), repeat=N)), dtype=np.int64)  # 2^N x N
+    best = Fraction(0)
+    for row in M:
+        row = [Fraction(v) for v in row]
+        scale = math.lcm(*(v.denominator for v in row))
+        integers = [int(v * scale) for v in row]
+        if sum(abs(a) for a in integers) >= 1 << 62:  # int64 would not be exact: the slow exact walk
+            top = max(abs(sum(a * s for a, s in zip(integers, sv))) for sv in product((1, -1), repeat=N))
+        else:
+            top = int(np.abs(signs @ np.array(integers, dtype=np.int64)).max())
+        best = max(best, Fraction(top, scale))
+    return best
+
+
+def zero_by_signs(expr, variables) -> bool:
+    """``expr == 0`` for every real value of ``variables``, by cases: each variable is a positive
+    symbol, minus one, or 0 (the reals are the union of the three); in every case sympy evaluates
+    sign and Abs exactly and ``cancel`` must give 0 (``simplify`` finds the same at several times
+    the cost, and loads sympy.physics on its first call)."""
+    for choice in product(range(3), repeat=len(variables)):
+        substitution = {}
+        for var, k in zip(variables, choice):
+            positive = sp.Dummy(positive=True)
+            substitution[var] = positive if k == 0 else -positive if k == 1 else sp.Integer(0)
+        if sp.cancel(expr.subs(substitution, simultaneous=True)) != 0:
+            return False
+    return True
 
 
 def maximiser(M) -> list[int]:
@@ -104,10 +136,11 @@ class Duality(Claim):
             raise ParameterError(f"n_large of {self.id} must be >= n_vertices ({point['n_vertices']}), got {point['n_large']}")
 
     def cost(self, point: dict) -> float:
-        # CPU seconds fitted by bench/estimates.py (issue 15): default 0.51 s, n_vertices = 11 2.35 s,
-        # samples = 20 with n_large = 100 1.52 s; the vertex sweep (claim and checker) and the large maximisers
-        vertices = sum(2**N * N * 3 for N in range(1, point["n_vertices"] + 1)) * point["samples"] * 2.7e-6
-        return vertices + point["samples"] * point["n_large"] ** 2 * 3.2e-6 + 0.3
+        # CPU seconds fitted by bench/estimates.py (issue 15): default 0.19 s, n_vertices = 11 0.31 s,
+        # n_vertices = 13 with 2 samples 0.30 s, samples = 20 with n_large = 100 0.63 s; the vertex sweep
+        # (one int64 product per row) and the large maximisers (exact Fractions)
+        vertices = sum(2**N * N * 3 for N in range(1, point["n_vertices"] + 1)) * point["samples"] * 1.8e-7
+        return vertices + point["samples"] * point["n_large"] ** 2 * 2.2e-6 + 0.15
 
     def witness(self, point: dict):
         return maximiser
@@ -150,9 +183,9 @@ class Duality(Claim):
     def _symbolic(self, ev) -> None:
         """x sign(x) = |x| for real x, and |a v| <= |a| on |v| <= 1: the two halves of the proof."""
         x, v = sp.Symbol("x", real=True), sp.Symbol("v", real=True)
-        equality = sp.simplify(x * sp.sign(x) - sp.Abs(x)) == 0
+        equality = zero_by_signs(x * sp.sign(x) - sp.Abs(x), (x,))
         # |x v| = |x| |v| <= |x| for |v| <= 1; summed over j this is the triangle bound
-        bound = sp.simplify(sp.Abs(x * v) - sp.Abs(x) * sp.Abs(v)) == 0
+        bound = zero_by_signs(sp.Abs(x * v) - sp.Abs(x) * sp.Abs(v), (x, v))
         ev.fact("symbolic_proof", {"rests on": "symbolic (sympy)", "x*sign(x) == |x|": equality, "|x v| == |x||v|": bound})
         if not (equality and bound):
             ev.unknown("the symbolic identities did not simplify")  # a symbolic step that does not go through proves nothing either way
