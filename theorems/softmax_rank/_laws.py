@@ -89,12 +89,25 @@ class Factors:
         return cls(k, lambda: E.fractions(F, bits), lambda: E.fractions(G, bits))
 
 
-def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True):
+def self_attention_floats(points, beta) -> "np.ndarray | None":
+    """``ScaledLogits.self_attention(points, beta).floats()``, the same float64 values, from the integer Gram
+    matrix in int64 (exact when no entry can pass 2^62; else None): the per-entry walk over the exact
+    matrix dominates large instances.  The exact matrix has the same integers, converted once each."""
+    U, w = E.integer_scaled(points)
+    big = max((abs(v) for row in U for v in row), default=0)
+    if not U or 2 * big.bit_length() + len(U[0]).bit_length() > 62:
+        return None
+    U = np.array(U, dtype=np.int64)
+    N = (U @ U.T).astype(float)  # integers below 2^62, exact; float() of each as Python's int -> float
+    return float(Fraction(beta)) * N / np.outer([float(v) for v in w], [float(v) for v in w])
+
+
+def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True, floats: "np.ndarray | None" = None):
     """(rows, groups, upper) on one instance: the grouped rows whose margins exceed eps (all rows with their own
     column when every diagonal margin ``2 A_ii - 1`` exceeds eps in floats, else the Voronoi search's; floats
     answer where clear of eps, arb in doubt), and ``(k, F, G)`` (Fractions) of the least truncated SVD within
-    eps (the same rule; a :class:`Factors`), or None.  The certificates built from them are decided by the trusted checker."""
-    A = E.attention_floats(L.floats(), m)
+    eps (the same rule; a :class:`Factors`), or None.  ``floats``: ``L.floats()`` when already at hand.  The certificates built from them are decided by the trusted checker."""
+    A = E.attention_floats(L.floats() if floats is None else floats, m)
     n = A.shape[0]
     if A.shape[0] == A.shape[1] and float((2 * np.diag(A) - 1).min()) > float(eps) + 1e-9:
         rows, groups = list(range(n)), [[i] for i in range(n)]

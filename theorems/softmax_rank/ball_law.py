@@ -178,7 +178,7 @@ def search_fourier(points, m, beta: int, eps: Fraction):
 
 def _certify_instance(points, m, beta: int, eps: Fraction, upper: bool, spacing=None) -> Instance:
     L = E.ScaledLogits.self_attention(points, Fraction(beta))
-    rows, groups, found = _laws.instance_bounds(L, m, eps, upper=upper)
+    rows, groups, found = _laws.instance_bounds(L, m, eps, upper=upper, floats=_laws.self_attention_floats(points, beta))
     return Instance(points, m, rows, groups, found if upper and len(rows) < len(points) else None, spacing)
 
 
