@@ -87,6 +87,26 @@ def kernel_logits(Z: list, scale: Fraction) -> "E.ScaledLogits":
     return E.ScaledLogits(N, scale, [1] * n, [1] * n)
 
 
+def kernel_integers(Z: list) -> "np.ndarray | None":
+    """The integers N of :func:`kernel_logits` (``N_ij = 2 <z_i, z_j> - |z_j|^2``) in int64 — exact, since None
+    is returned when an entry could pass 2^62: the exact matrix is walked entry by entry, this is not."""
+    big = max((abs(v) for z in Z for v in z), default=0)
+    if not Z or 2 * big.bit_length() + len(Z[0]).bit_length() + 2 > 62:
+        return None
+    M = np.array(Z, dtype=np.int64)
+    G = M @ M.T
+    return 2 * G - np.diag(G)[None, :]
+
+
+def kernel_floats(Z: list, scale: Fraction) -> "np.ndarray | None":
+    """``kernel_logits(Z, scale).floats()``, the same float64 values, from :func:`kernel_integers` (or None)."""
+    N = kernel_integers(Z)
+    if N is None:
+        return None
+    ones = [1.0] * len(Z)  # row and column denominators 1, as ScaledLogits.floats divides by them
+    return float(scale) * N.astype(float) / np.outer(ones, ones)
+
+
 def self_dominant(Z, scale: Fraction, eps: Fraction) -> bool:
     """Floats: every row's own column carries a margin ``2 A_ii - 1 > eps`` (a proposal; arb decides later)."""
     X = np.array(Z, dtype=float)
@@ -117,8 +137,8 @@ class Sharp:
     @property
     def integers(self) -> list[list[int]]:
         if self._integers is None:
-            N = kernel_logits(self.Z, self.scale).N
-            self._integers = [[int(v) for v in row] for row in N.tolist()]
+            N = kernel_integers(self.Z)
+            self._integers = N.tolist() if N is not None else [[int(v) for v in row] for row in kernel_logits(self.Z, self.scale).N.tolist()]
         return self._integers
 
     def data(self, eps: Fraction, **more) -> dict:
@@ -142,7 +162,7 @@ def _sharp(r: int, beta: int, eps: Fraction) -> Sharp:
     c = SPACINGS[low]
     Z, scale = at(c)
     L = kernel_logits(Z, scale)
-    rows, groups, upper = _laws.instance_bounds(L, None, eps, upper=r >= 2)
+    rows, groups, upper = _laws.instance_bounds(L, None, eps, upper=r >= 2, floats=kernel_floats(Z, scale))
     if len(rows) == len(Z):
         upper = None  # rank_eps = n: the upper bound n is the number of rows, nothing to certify
     return Sharp(Z, scale, c, rows, groups, upper)
@@ -154,7 +174,7 @@ def _dense(r: int, beta: int, eps: Fraction, spacing: Fraction) -> Sharp:
     least certified truncated SVD — an upper-bound construction on that instance."""
     h = spacing / isqrt(beta)
     Z, scale = lattice(r, h), beta * h * h / 2
-    rows, groups, upper = _laws.instance_bounds(kernel_logits(Z, scale), None, eps, upper=True)
+    rows, groups, upper = _laws.instance_bounds(kernel_logits(Z, scale), None, eps, upper=True, floats=kernel_floats(Z, scale))
     return Sharp(Z, scale, spacing, rows, groups, upper)
 
 
@@ -162,7 +182,7 @@ def _dense(r: int, beta: int, eps: Fraction, spacing: Fraction) -> Sharp:
 def _random(r: int, beta: int, eps: Fraction, n: int, seed: int) -> Sharp:
     Z = random_keys(r, n, seed, RANDOM_DENOMINATOR)
     scale = Fraction(beta, 2 * RANDOM_DENOMINATOR**2)
-    rows, groups, _ = _laws.instance_bounds(kernel_logits(Z, scale), None, eps, upper=False)
+    rows, groups, _ = _laws.instance_bounds(kernel_logits(Z, scale), None, eps, upper=False, floats=kernel_floats(Z, scale))
     return Sharp(Z, scale, None, rows, groups, None)
 
 
