@@ -20,18 +20,28 @@ Vector = tuple[int, ...]
 def min_closure(generators: Sequence[Vector], depth: int, poll: Callable[[], None] = lambda: None) -> list[dict[Vector, tuple[int, ...]]]:
     """Levels 1..depth: ``{min(g_i : i in S): S}`` over nonempty S with ``|S| <= s``.
 
-    Each level maps a function (a tuple) to one index tuple S realising it.
-    When a level equals the previous one the remaining levels are copies
-    (a fixed point: min with any generator adds nothing new).
+    Each level maps a function (a tuple) to one index tuple S realising it: the first found,
+    walking the functions new at the previous level in order, then the generators in order.
+    When a level equals the previous one the remaining levels are copies (a fixed point:
+    min with any generator adds nothing new).  The minima of a whole frontier with every
+    generator are taken at once in numpy, on integers (exact); functions are keyed by their
+    bytes while the levels grow and made tuples once at the end.
     """
     if depth < 1:
         return []
-    level: dict[Vector, tuple[int, ...]] = {}
-    for i, g in enumerate(generators):
-        level.setdefault(tuple(g), (i,))
+    if not generators:
+        return [{}] * depth
+    from solvers.lazy import numpy as np
+
+    values = [v for g in generators for v in g]
+    dtype = np.uint8 if all(0 <= v < 256 for v in values) else np.int64  # small scores: 8x less to compare
+    G = np.array([tuple(g) for g in generators], dtype=dtype).reshape(len(generators), -1)
+    width = G.shape[1] * G.itemsize
+    level: dict[bytes, tuple[int, ...]] = {}
+    for i, g in enumerate(G):
+        level.setdefault(g.tobytes(), (i,))
     levels = [level]
     frontier = list(level.items())
-    generators = [tuple(g) for g in generators]
     while len(levels) < depth:
         poll()
         current = levels[-1]
@@ -39,9 +49,13 @@ def min_closure(generators: Sequence[Vector], depth: int, poll: Callable[[], Non
         # Only the functions new at this level can give new ones: for f of the previous level,
         # min(f, g_i) is already in this level.  Walking the new ones in insertion order finds
         # every new function first from the same f as walking the whole level would.
-        for f, indices in frontier:
-            for i, g in enumerate(generators):
-                h = tuple(map(min, f, g))
+        F = np.frombuffer(b"".join(f for f, _ in frontier), dtype=dtype).reshape(len(frontier), G.shape[1])
+        buffer = np.minimum(F[:, None, :], G[None, :, :]).tobytes()  # row (f, i) = min(f, g_i), f-major
+        step = width * len(G)
+        for k, (_, indices) in enumerate(frontier):
+            base = k * step
+            for i in range(len(G)):
+                h = buffer[base + i * width:base + (i + 1) * width]
                 if h not in grown:
                     grown[h] = indices + (i,)
         if len(grown) == len(current):
@@ -49,7 +63,9 @@ def min_closure(generators: Sequence[Vector], depth: int, poll: Callable[[], Non
             break
         frontier = list(grown.items())[len(current):]
         levels.append(grown)
-    return levels
+    made: dict[int, dict] = {}  # a fixed point repeats one dict: convert it once
+    return [made.setdefault(id(lv), {tuple(np.frombuffer(f, dtype=dtype).tolist()): ix for f, ix in lv.items()})
+            for lv in levels]
 
 
 def ceil_log2(count: int) -> int:

@@ -29,7 +29,6 @@ import functools
 from itertools import combinations
 from math import comb
 
-from solvers.lazy import numpy as np
 from solvers.lazy import sympy as sp
 
 from solvers import counting, exact
@@ -76,44 +75,9 @@ def behaviour(prefix, m: int) -> tuple[int, ...]:
 
 
 def behaviour_levels(m: int, n_max: int, poll=lambda: None) -> list[dict]:
-    """Level s (s = 1..n_max-1): the distinct behaviours of prefixes of length s, each with one token set.
-
-    The levels of :func:`solvers.counting.min_closure` on the score rows, entry for entry and in the
-    same order (each new function kept with the token set it is first found from, walking the new
-    functions of the previous level, then the generators, in order), with the pointwise minima taken
-    a whole frontier at a time in numpy (small integers, exact); the functions are keyed by their bytes
-    while the levels grow and made tuples once at the end.
-    """
-    depth = n_max - 1
-    if depth < 1:
-        return []
-    G = np.array(_scores(m), dtype=np.uint8)  # scores <x, q> <= m <= 5
-    width = G.shape[1]
-    level: dict[bytes, tuple[int, ...]] = {}
-    for i, g in enumerate(G):
-        level.setdefault(g.tobytes(), (i,))
-    levels = [level]
-    frontier = list(level.items())
-    while len(levels) < depth:
-        poll()
-        current = levels[-1]
-        grown = dict(current)
-        F = np.frombuffer(b"".join(f for f, _ in frontier), dtype=np.uint8).reshape(len(frontier), width)
-        buffer = np.minimum(F[:, None, :], G[None, :, :]).tobytes()  # row (f, i) = min(f, g_i), f-major
-        step = width * len(G)
-        for k, (_, indices) in enumerate(frontier):
-            base = k * step
-            for i in range(len(G)):
-                h = buffer[base + i * width:base + (i + 1) * width]
-                if h not in grown:
-                    grown[h] = indices + (i,)
-        if len(grown) == len(current):
-            levels.extend([current] * (depth - len(levels)))
-            break
-        frontier = list(grown.items())[len(current):]
-        levels.append(grown)
-    made: dict[int, dict] = {}  # a fixed point repeats one dict: convert it once
-    return [made.setdefault(id(lv), {tuple(f): ix for f, ix in lv.items()}) for lv in levels]
+    """Level s (s = 1..n_max-1): the distinct behaviours of prefixes of length s, each with one token set:
+    the levels of :func:`solvers.counting.min_closure` on the score rows."""
+    return counting.min_closure(_scores(m), n_max - 1, poll)
 
 
 def padded(indices: tuple[int, ...], length: int) -> list[int]:
