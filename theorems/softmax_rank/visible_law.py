@@ -256,16 +256,17 @@ class VisibleLaw(Claim):
             raise ParameterError(f"r = 3 is run up to beta = 256 (the lattice has ~(4/3) pi (sqrt(beta)/2)^3 points), got {max(bs)} in {self.id}")
 
     def cost(self, point: dict) -> float:
-        # seconds on one core (bench/geometric_laws.py): per instance of n keys ~8e-6 n^2 (arb rows, the
-        # checker's re-check, encoding), the lattice's float bisection ~6 float n^2 softmaxes
-        total = 0.2
+        # seconds on one core (bench/geometric_laws.py): per instance of n keys ~3.2e-6 n^2 (arb rows in
+        # doubt, the checker's re-check, encoding), the lattice's float bisection ~6 float n^2 softmaxes;
+        # refitted after the float-first margins (default 0.4-0.7 s, r_max=2 to beta 1024 5.8 s, r_max=3 10.8 s)
+        total = 0.08
         for r in range(1, point["r_max"] + 1):
             for b in point_betas(point):
                 n = {1: 1.4 * sqrt(b), 2: 0.9 * b, 3: 0.45 * b**1.5}[r]  # keys in the unit r-ball at spacing ~1.4, 1.9, 2.1 over sqrt(beta)
-                total += 0.02 + (1 + point["random"]) * 8e-6 * n * n + 6 * 5e-8 * n * n
+                total += 0.008 + (1 + point["random"]) * 3.2e-6 * n * n + 6 * 2e-8 * n * n
                 if point["dense"]:
                     nd = n * (float({1: 1.4, 2: 1.9, 3: 2.1}[r]) / float(point["dense"])) ** r
-                    total += 2 * 2 * 3e-6 * nd * nd + 1e-8 * nd**3
+                    total += 2 * 2 * 3e-6 * nd * nd + 1e-8 * nd**3  # dense=1 (default betas): 13.5 s
         return total
 
     # ----------------------------------------------------------- obligations
