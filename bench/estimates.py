@@ -61,7 +61,7 @@ POINTS = [
     ("kernel_rank.position_and_causal", {"m_reduced": "26"}),  # issue 15: estimated 3.1 min, measured 4.5 min
     ("softmax_rank.spherical_law", {"beta_max": "1024"}),  # docs (19 s)
     ("softmax_rank.spherical_law", {"fourier": "1"}),  # docs (11.8 s)
-    ("softmax_rank.spherical_law", {"d": "3", "step": "2", "beta_min": "8"}),  # docs
+    ("softmax_rank.spherical_law", {"d": "3", "step": "2", "beta_min": "8", "upper": "0"}),  # docs (with upper=0)
     ("softmax_rank.spherical_law", {"d": "3", "beta_max": "256", "density": "8"}),  # issue 15: estimated 6.5 min
     ("kernel_rank.multi_head", {"search_rounds": "10"}),  # docs/kernel_rank.multi_head.md
     ("kernel_rank.multi_head", {"search_rounds": "1"}),  # one round of the search (issue 15)
