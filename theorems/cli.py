@@ -209,20 +209,23 @@ def cmd_check(args) -> int:
     tasks = [(plan[i][0].id, plan[i][1], args.budget) for i in todo]
     meter = parallel.Progress([plan[i][2] for i in todo], 1 if args.scheduler else args.jobs, skipped=len(plan) - len(todo))
     start = time.monotonic()
-    with terminal.progress(len(tasks)) as shown:
-        for k, outcome in parallel.run(run_point, tasks, args.jobs, args.scheduler):
-            index = todo[k]
-            claim, point, _ = plan[index]
-            if isinstance(outcome, parallel.Lost):  # the worker died twice: unknown, and retried by the next run
-                outcome = not_established(claim, point, f"lost: {outcome.reason}", {sweep.LOST: outcome.reason}, 0.0)
-            # written as soon as it is done: a stopped sweep keeps it and resumes after it
-            records[index] = outcome.to_json()
-            store.write(args.out, [(claim.id, slug(point, claim), records[index], outcome.certificates)])
-            meter.finished(k, outcome.seconds)
-            shown.finished(claim.id, slug(point, claim), outcome.status, outcome.seconds, meter.line())
-    written = [(claim.id, slug(point, claim), record) for (claim, point, _), record in zip(plan, records)]
-    if not tasks:
+    try:
+        with terminal.progress(len(tasks)) as shown:
+            for k, outcome in parallel.run(run_point, tasks, args.jobs, args.scheduler):
+                index = todo[k]
+                claim, point, _ = plan[index]
+                if isinstance(outcome, parallel.Lost):  # the worker died twice: unknown, and retried by the next run
+                    outcome = not_established(claim, point, f"lost: {outcome.reason}", {sweep.LOST: outcome.reason}, 0.0)
+                # written as soon as it is done: a stopped sweep keeps it and resumes after it
+                records[index] = outcome.to_json()
+                store.write(args.out, [(claim.id, slug(point, claim), records[index], outcome.certificates)], relist=False)
+                meter.finished(k, outcome.seconds)
+                shown.finished(claim.id, slug(point, claim), outcome.status, outcome.seconds, meter.line())
+    finally:
+        # outcomes.json once, when the run ends or stops (remade per point, it cost the parent seconds of
+        # CPU beside the workers: every record read and written again at every point)
         store.write_list(args.out)
+    written = [(claim.id, slug(point, claim), record) for (claim, point, _), record in zip(plan, records)]
     if args.json:
         folders = [f"{claim_id}/{point}" for claim_id, point, _ in written]
         print(json.dumps({"format": CHECK_FORMAT, "out": os.path.abspath(args.out),

@@ -163,11 +163,13 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write(out: str, points: list[tuple[str, str, dict, list[dict]]]) -> None:
+def write(out: str, points: list[tuple[str, str, dict, list[dict]]], relist: bool = True) -> None:
     """Write each ``(claim id, point slug, outcome record, certificate envelopes)`` and swap it in.
 
     The certificate envelopes are written as the record's ``certificates``
     names them, beside ``outcome.json``.  Other points of ``out`` are kept.
+    ``relist``: remake ``outcomes.json`` too (a run of many points passes False
+    and remakes it once when it ends: each remake reads and writes every record).
     """
     check_names([(claim_id, slug) for claim_id, slug, _, _ in points])
     os.makedirs(out, exist_ok=True)
@@ -189,7 +191,8 @@ def write(out: str, points: list[tuple[str, str, dict, list[dict]]]) -> None:
                 if os.path.lexists(target):
                     os.replace(target, os.path.join(stage, f".old-{claim_id}-{slug}"))
                 os.replace(os.path.join(stage, claim_id, slug), target)
-            write_list(out)
+            if relist:
+                write_list(out)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 
