@@ -12,15 +12,11 @@ does, so a mistaken in-process run fails the test instead of ending it.
 from __future__ import annotations
 
 import os
-from fractions import Fraction
+from theorems.core import Parameter
 
-import sympy
-
-from solvers.trusted.core import digest
-from theorems.core import Claim, Obligations, Parameter, Statement, obligation
+from .cli_sleeper import IdentityRank
 
 RUNS, PARENT = "ATTNPROOF_TEST_RUNS", "ATTNPROOF_TEST_PARENT"
-IDENTITY = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]
 
 
 def runs(folder: str, deaths: int) -> int:
@@ -28,29 +24,15 @@ def runs(folder: str, deaths: int) -> int:
     return sum(1 for name in os.listdir(folder) if name.startswith(f"deaths={deaths}-"))
 
 
-class Dies(Claim):
+class Dies(IdentityRank):
     id = "cli_test.dies"
-    paper = "2608.28150"
     title = "The 2 x 2 identity has rank 2, checked by a worker that dies (a test claim)"
-    sentence = "The identity matrix of size 2 has full rank."
     parameters = (Parameter("deaths", 0, 0, 9, "how many of its first runs end their worker process"),)
-
-    def statement(self) -> Statement:
-        return Statement(((sympy.Eq(sympy.Symbol("n"), 2, evaluate=False), "for n = 2"),),
-                         (sympy.Eq(sympy.Function("rank")(sympy.Symbol("I_n")), 2, evaluate=False), "full rank"))
 
     def cost(self, point: dict) -> float:
         return 0.0
 
-    def witness(self, point: dict):
-        return IDENTITY
-
-    def obligations(self, point: dict) -> Obligations:
-        return Obligations(verify=(obligation("the 2 x 2 identity has rank at least 2", "rank-at-least",
-                                              matrix=digest(IDENTITY), rows=2, cols=2, bound=2),), reach="n = 2")
-
-    def run(self, point: dict, ev) -> None:
-        ev.certify("rank-lower", {"matrix": IDENTITY, "rows": [0, 1], "cols": [0, 1], "prime": 7})
+    def then(self, point: dict, ev) -> None:
         folder, deaths = os.environ[RUNS], point["deaths"]
         run = runs(folder, deaths)
         with open(os.path.join(folder, f"deaths={deaths}-{run}-{os.getpid()}"), "w"):

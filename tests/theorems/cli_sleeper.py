@@ -18,19 +18,16 @@ from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 IDENTITY = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]
 
 
-class Sleeper(Claim):
-    id = "cli_test.sleeper"
+class IdentityRank(Claim):
+    """The 2 x 2 identity has rank 2, certified at once; what a test claim does after that is its
+    :meth:`then` (the test claims differ only there)."""
+
     paper = "2608.28150"
-    title = "The 2 x 2 identity has rank 2, checked slowly (a test claim)"
     sentence = "The identity matrix of size 2 has full rank."
-    parameters = (Parameter("seconds", 0, 0, 60, "how long the check waits after certifying"),)
 
     def statement(self) -> Statement:
         return Statement(((sympy.Eq(sympy.Symbol("n"), 2, evaluate=False), "for n = 2"),),
                          (sympy.Eq(sympy.Function("rank")(sympy.Symbol("I_n")), 2, evaluate=False), "full rank"))
-
-    def cost(self, point: dict) -> float:
-        return float(point["seconds"])
 
     def witness(self, point: dict):
         return IDENTITY
@@ -41,6 +38,21 @@ class Sleeper(Claim):
 
     def run(self, point: dict, ev) -> None:
         ev.certify("rank-lower", {"matrix": IDENTITY, "rows": [0, 1], "cols": [0, 1], "prime": 7})
+        self.then(point, ev)
+
+    def then(self, point: dict, ev) -> None:
+        raise NotImplementedError
+
+
+class Sleeper(IdentityRank):
+    id = "cli_test.sleeper"
+    title = "The 2 x 2 identity has rank 2, checked slowly (a test claim)"
+    parameters = (Parameter("seconds", 0, 0, 60, "how long the check waits after certifying"),)
+
+    def cost(self, point: dict) -> float:
+        return float(point["seconds"])
+
+    def then(self, point: dict, ev) -> None:
         end = time.monotonic() + point["seconds"]
         while time.monotonic() < end:
             time.sleep(0.1)
