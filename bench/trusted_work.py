@@ -58,29 +58,26 @@ def _scaled_rows(rows, k: int):
              (str(Fraction(v) * k) if isinstance(v, str) else v) for v in row] for row in rows]
 
 
+def _repeated(cert: dict, keys, label: str, factors=(4, 16)):
+    """The certificate with each of the lists ``keys`` (those present) repeated k times, per k."""
+    for k in factors:
+        c = copy.deepcopy(cert)
+        for key in keys:
+            if isinstance(cert["data"].get(key), list):
+                c["data"][key] = cert["data"][key] * k
+        yield f"{label} x{k}", c
+
+
 def grown(cert: dict):
     """Bigger certificates of the same kind, still valid where the kind's meaning allows:
     yields (label, certificate)."""
     name, data = cert["kind"], cert["data"]
     if name in ("rank-one-infeasible", "rank-one-reduced-infeasible"):
-        for k in (4, 16):
-            c = copy.deepcopy(cert)
-            c["data"]["rows"] = data["rows"] * k
-            if isinstance(data.get("nonnegative"), list):
-                c["data"]["nonnegative"] = data["nonnegative"] * k
-            yield f"rows x{k}", c
+        yield from _repeated(cert, ("rows", "nonnegative"), "rows")
     if name == "readout-infeasible":
-        for k in (4, 16):
-            c = copy.deepcopy(cert)
-            c["data"]["sequences"] = data["sequences"] * k
-            c["data"]["multipliers"] = data["multipliers"] * k
-            yield f"sequences x{k}", c
-    if name == "rank-upper":
-        for k in (4, 16):  # tile A = F G vertically: [A; A] = [F; F] G
-            c = copy.deepcopy(cert)
-            c["data"]["matrix"] = data["matrix"] * k
-            c["data"]["left"] = data["left"] * k
-            yield f"rows x{k}", c
+        yield from _repeated(cert, ("sequences", "multipliers"), "sequences")
+    if name == "rank-upper":  # tile A = F G vertically: [A; A] = [F; F] G
+        yield from _repeated(cert, ("matrix", "left"), "rows")
         big = 10**60 + 7
         c = copy.deepcopy(cert)  # (F s) (G / s) = A with a 60-digit s
         c["data"]["left"] = _scaled_rows(data["left"], big)
@@ -91,11 +88,7 @@ def grown(cert: dict):
         c["data"]["matrix"] = _scaled_rows(data["matrix"], 10**80 + 3)
         yield "80-digit entries", c
     if name == "row-shift":
-        for k in (4, 16):
-            c = copy.deepcopy(cert)
-            c["data"]["logits"] = data["logits"] * k
-            c["data"]["shifted"] = data["shifted"] * k
-            yield f"rows x{k}", c
+        yield from _repeated(cert, ("logits", "shifted"), "rows")
     if name in ("approx-rank-upper", "approx-rank-lower", "visible-dimension", "residual-bound"):
         key = "logits"
         if isinstance(data.get(key), list):
