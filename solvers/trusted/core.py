@@ -66,9 +66,15 @@ def fmpq_matrix(M: list[list[Fraction]]) -> "flint.fmpq_mat":
 _RATIONAL = re.compile(r"-?[0-9]{1,%d}(/[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS))
 
 
+_SMALL = {i: Fraction(i) for i in range(-1024, 1025)}  # shared, as a Fraction is immutable: most table entries
+
+
 def rational(value, name: str = "number") -> Fraction:
     """An int (not a boolean) or a string ``"p"`` / ``"p/q"`` with q > 0 — nothing else."""
     # the reader of every number in every table: messages are built only on failure
+    if type(value) is int:
+        small = _SMALL.get(value)
+        return Fraction(value) if small is None else small
     if isinstance(value, int) and not isinstance(value, bool):
         return Fraction(value)
     if not (isinstance(value, str) and _RATIONAL.fullmatch(value) is not None):
@@ -153,7 +159,8 @@ def encode(value):
     if isinstance(value, dict):
         return {str(k): encode(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [encode(v) for v in value]
+        # a table's integer entries inline (most of every digest): the same data, without a call each
+        return [v.numerator if type(v) is Fraction and v.denominator == 1 else encode(v) for v in value]
     return value
 
 
@@ -275,7 +282,12 @@ def number_size(data, cap: int = 10**5) -> int:
         if isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):
-            stack.extend(item)
+            # a list's plain ints at once (most of a table): the largest in absolute value is the longest
+            ints = [v for v in item if type(v) is int]
+            if ints:
+                longest = max(longest, max(max(ints), -min(ints)).bit_length() // 3 + 1)
+            if len(ints) < len(item):
+                stack.extend(v for v in item if type(v) is not int)
         elif isinstance(item, str) and _RATIONAL.fullmatch(item):
             p, _, q = item.partition("/")
             longest = max(longest, len(p))
