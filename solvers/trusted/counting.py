@@ -108,14 +108,20 @@ def _prefix_behaviours(data: dict):
     ``L_{n+1} = L_n ∪ min(L_n, G)``, and for f in ``L_{n-1}``,
     ``min(f, g)`` lies in ``L_n`` already; so
     ``L_{n+1} = L_n ∪ min(L_n ∖ L_{n-1}, G)`` (and ``L_3 = L_2 ∪ min(L_2, G)``).
+
+    A function f is held as one integer, its **thermometer code**
+    ``sum_q (2^{f(q)} - 1) 2^{m q}`` (value ``v <= m`` as v low ones in an
+    m-bit field per q): the code is injective, and for values ``u, v <= m``
+    ``(2^u - 1) & (2^v - 1) = 2^{min(u, v)} - 1``, so the pointwise minimum
+    of two functions is the bitwise and of their codes.
     """
     m = integer(data["m"], "m", 1, 5)
     counts = [integer(c, "count", 1) for c in listof(data["counts"], "counts", 1, 64)]
-    generators = [tuple((x & q).bit_count() for q in range(1 << m)) for x in range(1 << m)]
+    generators = [sum(((1 << (x & q).bit_count()) - 1) << (m * q) for q in range(1 << m)) for x in range(1 << m)]
     level, new = set(generators), set(generators)
     for n, wanted in enumerate(counts, start=2):
         if n > 2:
-            grown = level | {tuple(map(min, f, g)) for f in new for g in generators}
+            grown = level | {f & g for f in new for g in generators}
             level, new = grown, grown - level
         require(len(level) == wanted, f"N({n}) = {len(level)} at m={m}, not {wanted}")
     bits = [_ceil_log2(c) for c in counts]

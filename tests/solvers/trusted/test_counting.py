@@ -3,7 +3,7 @@ broken ones rejected, one semantic forgery per kind, hostile sizes refused up fr
 
 import json
 import time
-from itertools import combinations
+from itertools import combinations, product
 
 import pytest
 
@@ -56,6 +56,15 @@ def test_prefix_behaviours_counts_exactly():
     assert accepted.judgment == {"judgment": "behaviour-counts", "target": T, "m": 4, "counts": M4, "bits": [4, 7, 8, 8, 8, 8, 8]}
     assert "N(n) = [16, 71" in accepted.summary
     assert run("prefix-behaviours", {"m": 5, "counts": [32, 317, 1407]}).judgment["bits"] == [5, 9, 11]
+
+
+def test_prefix_behaviours_agree_with_every_prefix():
+    # N_m(n) counted directly: the distinct functions q -> min_{x in P + (q,)} <x, q> over every prefix P
+    for m in (1, 2, 3):
+        counts = [len({tuple(min((x & q).bit_count() for x in P + (q,)) for q in range(1 << m))
+                       for P in product(range(1 << m), repeat=n - 1)}) for n in range(2, 6)]
+        assert run("prefix-behaviours", {"m": m, "counts": counts}).judgment["counts"] == counts
+        rejected("prefix-behaviours", {"m": m, "counts": counts[:-1] + [counts[-1] + 1]}, "N\\(5\\)")
 
 
 def test_fooling_family_up_to_its_range():
