@@ -23,9 +23,11 @@ An outcome stands when both stages accept it.
 Both stages share their work among ``JOBS`` processes (two on a machine of
 two cores or more): stage 1's checker forks workers of its own (each file
 checked alone, every line printed and every outcome discharged by the one
-checker process); stage 2 runs one binding process per share of the
-outcomes, shared by the seconds their checks took (largest first).  Stage 2
-starts only when stage 1 has finished.
+checker process); stage 2's process imports the claims once, then forks
+workers that take the outcomes one at a time, the longest recorded check
+first.  Stage 2's process is started with stage 1, so that sympy and numpy
+load while the checker works, but it is sent the outcomes, and imports the
+claims and plugins, only when stage 1 has finished.
 """
 
 from __future__ import annotations
@@ -164,7 +166,7 @@ def bind(path: str, claim_id: str, earned: str = "") -> tuple[bool, str]:
 
 
 def _seconds(path: str) -> float:
-    """The seconds an outcome's check took, as its file records them: a weight for sharing the binding
+    """The seconds an outcome's check took, as its file records them: a weight for ordering the binding
     work only (a float that schedules, never decides); 0 when unreadable."""
     from solvers.trusted import parse
 
@@ -174,44 +176,49 @@ def _seconds(path: str) -> float:
         return 0.0
 
 
-def shares(items: list, weights: list[float], jobs: int) -> list[list]:
-    """``items`` in at most ``jobs`` shares of about equal weight (the heaviest first, each to the lightest share)."""
-    groups = [[] for _ in range(max(1, min(jobs, len(items))))]
-    loads = [0.0] * len(groups)
-    for item, weight in sorted(zip(items, weights), key=lambda iw: -iw[1]):
-        lightest = loads.index(min(loads))
-        groups[lightest].append(item)
-        loads[lightest] += weight
-    return [g for g in groups if g]
+def start_binding(jobs: int = JOBS) -> subprocess.Popen:
+    """The stage 2 process, started while stage 1 runs: until it is sent the outcomes (after stage 1 has
+    spoken) it only loads libraries (sympy, numpy), never a claim or a plugin."""
+    return subprocess.Popen([sys.executable, "-m", "theorems.verification", "--jobs", str(jobs)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def run_binding(checks: list[OutcomeCheck], jobs: int = JOBS) -> None:
-    """Stage 2 in a process of its own (which forks ``jobs`` workers after importing the claims): the claims
+def run_binding(checks: list[OutcomeCheck], jobs: int = JOBS, process: subprocess.Popen | None = None) -> None:
+    """Stage 2 in a process of its own (``process``, from :func:`start_binding`, or a new one): the claims
     and plugins it imports never share a process with what stage 1 said (so none can alter how that is reported)."""
     todo = [c for c in checks if c.claim]
     for c in checks:
         if not c.claim:
             c.binding = "no claim named"
-    if not todo:
-        return
+    process = process or start_binding(jobs)
     request = json.dumps([[c.path, c.claim, c.earned, _seconds(c.path)] for c in todo])
-    done = subprocess.run([sys.executable, "-m", "theorems.verification", "--jobs", str(jobs)],
-                          input=request, capture_output=True, text=True)
+    try:
+        stdout, _ = process.communicate(request)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     answers = {}
-    for line in done.stdout.splitlines():
+    for line in stdout.splitlines():
         try:
             path, bound, why = json.loads(line)
             answers[path] = (bound is True, str(why))
         except (ValueError, TypeError):
             continue
     for c in todo:
-        c.bound, c.binding = answers.get(c.path, (False, f"the binding process gave no answer (exit {done.returncode})"))
+        c.bound, c.binding = answers.get(c.path, (False, f"the binding process gave no answer (exit {process.returncode})"))
 
 
 def verify(paths: list[str], max_work: int = MAX_WORK, jobs: int = JOBS) -> Verification:
-    """Both stages over ``paths``, stage 2 after stage 1, each in processes of its own."""
-    result = run_checker(paths, max_work, jobs)
-    run_binding(result.outcomes, jobs)
+    """Both stages over ``paths``, each in processes of its own; the claims are imported only after stage 1."""
+    binding = start_binding(jobs)
+    try:
+        result = run_checker(paths, max_work, jobs)
+        run_binding(result.outcomes, jobs, binding)
+    finally:
+        if binding.poll() is None:  # interrupted: never left running
+            binding.kill()
+            binding.wait()
     return result
 
 
@@ -303,66 +310,60 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
     return out
 
 
-def _bind_all(items: list) -> None:
-    for path, claim, earned in items:
-        try:
-            answer = bind(path, claim, earned)
-        except Exception as exc:  # never a traceback: a failed binding
-            answer = (False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}")
-        print(json.dumps([path, *answer]), flush=True)
-
-
-def _prepare(claims: set[str]) -> None:
-    """What every share needs, done once before the fork: the claims imported, their statements rendered
-    (sympy) and numpy loaded.  A claim that fails here fails again, reported, in :func:`bind`."""
-    from theorems.core import registry
-
+def _bind_one(item: list) -> list:
+    """``[path, bound, why]`` for one ``[path, claim, earned]``; never raises."""
+    path, claim, earned = item
     try:
-        installed = registry()
-        for claim_id in sorted(claims):
-            claim = installed.get(claim_id)
-            if claim is not None:
-                claim.statement_hash()
+        return [path, *bind(path, claim, earned)]
+    except Exception as exc:  # never a traceback: a failed binding
+        return [path, False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}"]
+
+
+def _warm() -> None:
+    """The libraries every binding needs (sympy renders statements, numpy runs searches), loaded while
+    stage 1 still runs.  Libraries only: no claim or plugin is imported before the request arrives."""
+    try:
         import numpy  # noqa: F401
-    except Exception:
+        import sympy  # noqa: F401
+    except Exception:  # a broken install is reported by the binding itself
         pass
 
 
 def _binding_main(argv: list[str]) -> int:
     """``python -m theorems.verification [--jobs N]``: read ``[[path, claim, earned, seconds], ...]`` on stdin,
     answer one JSON line ``[path, bound, why]`` each.  With N > 1 the claims are imported once, then N forked
-    workers bind shares of about equal recorded seconds, each into a file of its own that this process
-    copies out when the worker is done (workers sharing the pipe split each other's lines)."""
-    jobs = int(argv[1]) if len(argv) == 2 and argv[0] == "--jobs" else 1
-    request = json.loads(sys.stdin.read())
-    items = [(path, claim, earned) for path, claim, earned, _ in request]
-    groups = shares(items, [float(seconds) for *_, seconds in request], jobs)
-    if len(groups) <= 1 or not hasattr(os, "fork"):
-        _bind_all(items)
-        return 0
-    _prepare({claim for _, claim, _ in items})
-    import tempfile
+    workers take the outcomes one at a time, longest recorded check first (a worker that dies leaves only
+    its outcome unanswered)."""
+    import gc
 
-    workers = []
-    for share in groups:
-        spool = tempfile.TemporaryFile("w+", encoding="utf-8")
-        pid = os.fork()
-        if pid == 0:  # a worker: bind its share into its spool, leave without running the parent's clean-up
-            code = 0
-            try:
-                sys.stdout = spool
-                _bind_all(share)
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
-        workers.append((pid, spool))
+    jobs = int(argv[1]) if len(argv) == 2 and argv[0] == "--jobs" else 1
+    _warm()
+    text = sys.stdin.read()
+    request = json.loads(text) if text.strip() else []
+    request.sort(key=lambda item: -float(item[3]))
+    items = [item[:3] for item in request]
+    if jobs <= 1 or len(items) < 2 or not hasattr(os, "fork"):
+        for item in items:
+            print(json.dumps(_bind_one(item)), flush=True)
+        return 0
+    from theorems.core import registry
+
+    try:
+        registry()  # imported once, before the fork; a failure is reported per outcome by bind
+    except Exception:
+        pass
+    gc.freeze()  # the imported modules stay: no collection walks them again, and forked workers share their pages
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     failed = False
-    for pid, spool in workers:
-        failed |= os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0
-        spool.seek(0)
-        sys.stdout.write(spool.read())  # the lines flushed before a worker died are answers too
-        sys.stdout.flush()
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(_bind_one, item) for item in items]
+        for future in futures:
+            try:
+                print(json.dumps(future.result()), flush=True)
+            except Exception:  # its worker died (killed, out of memory): no answer for it
+                failed = True
     return int(failed)
 
 

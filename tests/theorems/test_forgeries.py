@@ -783,6 +783,18 @@ def test_a_plugin_cannot_change_what_verify_reports_of_stage_1(outcomes, tmp_pat
     assert code != 0 and "forged by a plugin" not in out and "unknown certificate kind 'nonsense'" in out
 
 
+def test_a_plugin_is_imported_only_after_stage_1_has_read_every_file(outcomes, tmp_path):
+    """Stage 2's process starts with stage 1 (its libraries load meanwhile), but the claims and plugins
+    are imported only when the checker has spoken: a plugin that breaks a certificate at import is too late."""
+    root, [point] = copy(outcomes, tmp_path, T3)
+    path = cert(point, "03-rank-one-infeasible")
+    write(tmp_path / "late_tamper.py", f"open({path!r}, 'w').write('{{}}')\nCLAIMS = []\n")
+    finished, code, out, err = attnproof(["verify", root], cwd=tmp_path, env_extra={"ATTNPROOF_CLAIMS": "late_tamper"})
+    assert finished and code == 0 and "Traceback" not in err
+    assert "4 of 4 certificate(s) accepted; 1 of 1 outcome(s) stand" in out
+    assert read(path) == {}  # the plugin did run, after the checker had read the file
+
+
 @pytest.mark.parametrize("plugin", ["missing", "duplicate"])
 def test_a_broken_plugin_environment_gives_a_reason_not_a_traceback(outcomes, tmp_path, plugin):
     root, _ = copy(outcomes, tmp_path, T3)

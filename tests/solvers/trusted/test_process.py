@@ -35,12 +35,6 @@ def test_the_checker_process_imports_only_the_standard_library_and_flint(tmp_pat
     assert result.foreign_modules == []  # with jobs = 2, in the workers too
 
 
-def test_binding_shares_are_balanced_by_recorded_seconds():
-    groups = verification.shares(list("abcdef"), [5, 4, 3, 3, 2, 1], 2)
-    assert sorted(map(sorted, groups)) == [["a", "d", "f"], ["b", "c", "e"]]  # 9 and 9
-    assert verification.shares(["x"], [1], 2) == [["x"]] and verification.shares([], [], 2) == []
-
-
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_the_binding_answers_every_outcome_with_workers_or_without(tmp_path, jobs):
     paths = [write(tmp_path, f"{i}.json", {"seconds": i, "statement": "x"}) for i in range(3)]
@@ -172,3 +166,14 @@ def test_a_checker_interrupted_or_killed_leaves_no_worker_running(tmp_path, how)
     finally:
         for pid in _session(checker.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_the_binding_process_loads_no_claim_or_plugin_before_it_is_sent_the_outcomes():
+    """What :func:`verification._warm` loads while stage 1 runs: libraries, never a claim module."""
+    probe = "import sys, theorems.verification as v; v._warm(); print(' '.join(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-300:]
+    loaded = done.stdout.split()
+    assert "sympy" in loaded and "numpy" in loaded
+    # not even theorems.core, where the registry that imports claims and plugins lives
+    assert [m for m in loaded if m.startswith("theorems.")] == ["theorems.verification"]
