@@ -24,9 +24,11 @@ state.  This module knows nothing of ranks or claims.
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import json
 import math
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -179,11 +181,37 @@ def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float =
     return (x - mean) / np.sqrt(var + eps) * weight + bias
 
 
-def gelu(x: np.ndarray) -> np.ndarray:
-    """The exact gelu ``x Phi(x) = x (1 + erf(x / sqrt 2)) / 2`` (BERT's ``hidden_act = "gelu"``)."""
+@lru_cache(maxsize=1)
+def _erf():
+    """scipy's ``erf`` ufunc, the very object ``scipy.special.erf`` is, read from the extension module that
+    defines it (``scipy.special._special_ufuncs``, scipy >= 1.14) without running ``scipy/special/__init__``:
+    that package import (array-API wrappers, parsed docstrings) costs 0.2-0.35 s of CPU, several times the
+    forward pass.  The same ufunc, so the same bits: the activations, hence the rationalised logits, do not
+    depend on how it was found.  Any other layout (an older scipy): the ordinary import."""
+    if "scipy.special" not in sys.modules:
+        import scipy
+
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = Path(scipy.__path__[0]) / "special" / f"_special_ufuncs{suffix}"
+            if path.is_file():
+                spec = importlib.util.spec_from_file_location("scipy.special._special_ufuncs", path)
+                try:
+                    module = importlib.util.module_from_spec(spec)
+                    spec.loader.exec_module(module)
+                except ImportError:
+                    break
+                erf = getattr(module, "erf", None)
+                if isinstance(erf, np.ufunc) and erf.__name__ == "erf":
+                    return erf
+                break
     from scipy.special import erf
 
-    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+    return erf
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """The exact gelu ``x Phi(x) = x (1 + erf(x / sqrt 2)) / 2`` (BERT's ``hidden_act = "gelu"``; scipy's erf)."""
+    return 0.5 * x * (1.0 + _erf()(x / math.sqrt(2.0)))
 
 
 def _linear(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:

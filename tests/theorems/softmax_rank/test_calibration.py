@@ -100,6 +100,23 @@ def test_sentence_embeddings_behave_like_the_model(model):
     assert a @ b > 0.6 and a @ c < 0.2 and b @ c < 0.2
 
 
+def test_gelu_uses_scipys_own_erf_without_importing_scipy_special():
+    """encoder._erf reads the erf ufunc from its extension module: the very object scipy.special.erf is (so the
+    same bits), found without running scipy.special's package import (a fresh process, where nothing imported it)."""
+    import subprocess
+    import sys
+
+    from scipy.special import erf
+
+    code = ("import sys; from solvers import encoder; erf = encoder._erf(); before = 'scipy.special' in sys.modules; "
+            "import scipy.special; print(before, erf is scipy.special.erf, erf(0.5) == scipy.special.erf(0.5))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(encoder.__file__)))
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split() == ["False", "True", "True"]
+    x = np.linspace(-12, 12, 2001)
+    assert np.array_equal(encoder.gelu(x), 0.5 * x * (1.0 + erf(x / math.sqrt(2.0))))
+
+
 def test_architecture_is_checked(model, raw):
     shapes = {k: v.shape for k, v in raw.items()}
     encoder.check_architecture(model.config, shapes)  # the real one passes
