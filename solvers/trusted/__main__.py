@@ -72,9 +72,17 @@ def foreign() -> set[str]:
             if name not in ("__main__", "__mp_main__", "flint", "solvers", "cython_runtime") and not name.startswith("_cython_")}
 
 
-def _in_worker(path: str, max_work: int) -> tuple[dict, tuple, set[str]]:
-    """One file checked in a worker, with the modules loaded there (what the last line lists)."""
-    return (*certificate(path, max_work), foreign())
+def _in_worker(paths: list[str], max_work: int) -> dict:
+    """Files checked in a worker: ``{path: (line, result, modules loaded there)}`` (the last line lists the modules)."""
+    return {path: (*certificate(path, max_work), foreign()) for path in paths}
+
+
+def _size(path: str) -> int:
+    """A file's size in bytes (0 when it cannot be read): how the work is ordered, never what is decided."""
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0
 
 
 def _worker_start(checker: int) -> None:
@@ -104,7 +112,6 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
         for path in paths:
             yield (path, *certificate(path, max_work))
         return
-    import functools
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -112,12 +119,18 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        answers = pool.map(functools.partial(_in_worker, max_work=max_work), paths, chunksize=CHUNK)
+        # the largest files first, so that no long check starts last; the lines still come in file order
+        largest = sorted(paths, key=_size, reverse=True)
+        answers = {}
+        for i in range(0, len(largest), CHUNK):
+            chunk = largest[i:i + CHUNK]
+            future = pool.submit(_in_worker, chunk, max_work)
+            answers.update(dict.fromkeys(chunk, future))
         for path in paths:
             try:
-                line, result, modules = next(answers)
+                line, result, modules = answers[path].result()[path]
             except BrokenProcessPool:  # a worker killed (out of memory, a signal): the run stops, as it would alone
-                sys.exit(f"a checker worker stopped early (killed, or out of memory) on {path} or one of the next {CHUNK - 1}")
+                sys.exit(f"a checker worker stopped early (killed, or out of memory) on {path} or one of the {CHUNK - 1} checked with it")
             loaded.update(modules)
             yield path, line, result
     finally:
