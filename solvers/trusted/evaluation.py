@@ -560,6 +560,15 @@ def _threshold_polynomial(data: dict):
     "none" (every tuple, m <= 8); "coordinates-and-context" (one per orbit: P
     reads |q| and <x,q>, h the token multiset; m <= 64); "scores" (as in
     ``score-statistic``: every m' <= m).
+
+    **The orbits are walked as score points.**  y (the readout, below) and T
+    read a sequence X only through ``w = |q|`` and the multiset of context
+    scores ``<x_j, q>``.  For every sequence over {0,1}^m that pair is a point
+    of the "scores" walk at m (``w <= m``, each score in [0, w]); and every
+    such point is the pair of a sequence over {0,1}^m (q = 1^w, x = 1^s),
+    which is the representative the walk evaluates.  So y = T on every
+    sequence at m iff y = T on every score point of m: "coordinates-and-context"
+    checks those points (its count is theirs) and keeps its judgment, m [m, m].
     Judgment: ``solves{model "threshold-polynomial", head digest(coefficients), rank 1,
     m [1, m] ("scores") or [m, m], lengths [n], tolerance 0}``.
     """
@@ -585,7 +594,7 @@ def _threshold_polynomial(data: dict):
         return readout(s[-1].bit_count(), [(x & s[-1]).bit_count() for x in s[:-1]]), scale
 
     output.ratio = ratio
-    cases = _sequences(1 << min(m, 64), n, symmetry, m)
+    cases = _sequences(1 << min(m, 64), n, "none" if symmetry == "none" else "scores", m)  # see the docstring
     count, _ = evaluate(cases, output, Fraction(0), m)
     where, m_range = (f"every m' <= {m}", (1, m)) if symmetry == "scores" else (f"m={m}", (m, m))
     return (_solves("threshold-polynomial", digest(c), 1, m_range, [n], Fraction(0)),

@@ -277,10 +277,10 @@ def test_positional_judgment_and_count(m, prefixes, expected):
 
 
 @pytest.mark.parametrize("data, m_range, count", [
-    (threshold(3, "coordinates-and-context"), [3, 3], 74),
+    (threshold(3, "coordinates-and-context"), [3, 3], 20),  # the orbits walked as the score points of m = 3
     (threshold(3, "none"), [3, 3], 512),
     (threshold(3, "scores"), [1, 3], 20),
-    (threshold(4, "coordinates-and-context", length=2, coefficients=[1, -2]), [4, 4], 35),
+    (threshold(4, "coordinates-and-context", length=2, coefficients=[1, -2]), [4, 4], 15),
     (threshold(1, "none", length=1, coefficients=[1]), [1, 1], 2),
 ])
 def test_threshold_polynomial_judgment_and_count(data, m_range, count):
