@@ -53,7 +53,7 @@ Judgments (fields exactly as listed):
 * ``approx-rank-at-least`` / ``approx-rank-at-most {instance, n, epsilon, bound}``
   (kinds ``approx-rank-lower-scaled`` / ``-upper-scaled``): the checks of
   ``intervals.py`` (grouped columns; an explicit B) on such an instance — its
-  logits enter arb as one integer matrix times one ball, not entry by entry.
+  exponentials are ``e^{scale d}`` for the few distinct integer gaps d in a row, not one per entry.
 * the same with a field ``ball`` (kinds ``approx-rank-lower-ball`` /
   ``-upper-ball``): the points instances of ``intervals.py`` (self-attention
   ``beta X X^T`` with multiplicities), ``ball: d`` when every point has
@@ -63,6 +63,7 @@ Judgments (fields exactly as listed):
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import chain
 
 import flint
 
@@ -207,24 +208,30 @@ def _visible_one_instance(data: dict):
 
 def _scaled_instance(data: dict):
     """Logits ``L = scale * N`` (N an integer matrix, scale rational) with column multiplicities m, named
-    ``digest({"scale": scale, "integers": N, "multiplicities": m})``; the rows of L enter arb as one
-    exact integer matrix times one ball (``intervals._instance``'s contract)."""
+    ``digest({"scale": scale, "integers": N, "multiplicities": m})``; the shifted exponentials of its
+    rows (``intervals._instance``'s contract) are ``e^{scale d}`` for integers d, one arb exp per distinct d."""
     scale = rational(data["scale"], "scale")
     N = listof(data["integers"], "integers", 1)
     require(all(isinstance(r, list) for r in N), "integers must be a list of rows")
     width = len(N[0])
     require(width >= 1 and all(len(r) == width for r in N), f"integers rows must all have {width} >= 1 entries")
-    # every entry an int (never a boolean) of at most 1000 bits: one pass over the entries, no per-entry call
-    require(all(type(v) is int for r in N for v in r), "integers entries must be integers")
-    require(max(abs(v) for r in N for v in r).bit_length() <= 1000, "an integers entry has more than 1000 bits")
+    # every entry an int (never a boolean) of at most 1000 bits: builtins over the flat entries, no per-entry call
+    flat = list(chain.from_iterable(N))
+    require(set(map(type, flat)) == {int}, "integers entries must be integers")
+    require(max(max(flat), -min(flat)).bit_length() <= 1000, "an integers entry has more than 1000 bits")
     m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", width, width)]
 
-    def logits_of(indices):
-        rows = flint.arb_mat(flint.fmpz_mat([N[i] for i in indices])) * _arb(scale)
-        return [[rows[t, j] for j in range(width)] for t in range(len(indices))]
+    def exps_of(indices):
+        # row i shifted by c_i = scale * (its largest N_ij when scale >= 0, else its smallest): the
+        # exponents scale * d, d = N_ij - that entry, are few distinct integers: one exp each
+        pick = max if scale >= 0 else min
+        gaps = [[v - top for v in N[i]] for i, top in zip(indices, [pick(N[i]) for i in indices])]
+        s = _arb(scale)
+        exp_of = {d: (s * d).exp() for d in set().union(*gaps)}
+        return [list(map(exp_of.__getitem__, row)) for row in gaps]
 
     fields = {"instance": digest({"scale": scale, "integers": N, "multiplicities": m}), "n": len(N)}
-    return len(N), logits_of, m, fields
+    return len(N), exps_of, m, fields
 
 
 def _scaled_work(data: dict, per_row: int) -> int:
@@ -249,12 +256,12 @@ def _upper_scaled(data: dict):
 def _ball_instance(data: dict):
     """``intervals._instance`` for points, with ``ball: d`` when every point has ``|x|^2 <= 1`` exactly
     (the closed unit ball), else ``ball: false``, in place of the sphere field."""
-    rows, logits_of, m, fields = intervals._instance(data)
+    rows, exps_of, m, fields = intervals._instance(data)
     X = matrix(data["points"], "points")
     inside = all(sum((v * v for v in x), Fraction(0)) <= 1 for x in X)
     fields = {k: v for k, v in fields.items() if k != "sphere"}
     fields["ball"] = len(X[0]) if inside else False
-    return rows, logits_of, m, fields
+    return rows, exps_of, m, fields
 
 
 @kind("approx-rank-lower-ball", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=intervals._lower_work, digits=False)

@@ -89,20 +89,23 @@ def _short(q) -> str:
 
 
 def _instance(data: dict):
-    """(rows, logits_of, m, fields) for the attention a certificate names.
+    """(rows, exps_of, m, fields) for the attention a certificate names.
 
-    ``logits_of(indices)`` gives the logit rows with those indices as arb
-    vectors at the current precision (for points, ``beta X_R X^T`` in arb);
-    m are the column multiplicities; ``fields`` the judgment fields naming
-    the instance (``instance``, ``n`` and, for points, ``sphere``).
+    ``exps_of(indices)`` gives, for each row i with those indices, arb
+    enclosures of ``e^{L_ij - c_i}`` at the current precision, for one
+    exact shift c_i per row (the softmax of row i is
+    ``m_j e_ij / sum_k m_k e_ik`` whatever c_i is; for points the logits are
+    ``beta X_R X^T`` in arb); m are the column multiplicities; ``fields``
+    the judgment fields naming the instance (``instance``, ``n`` and, for
+    points, ``sphere``).
     """
     if "logits" in data:
         L = matrix(data["logits"], "logits")
         rows, width, Lq = len(L), len(L[0]), fmpq_matrix([_shifted(r) for r in L])
         named = {"logits": L}
 
-        def logits_of(indices):
-            return [[flint.arb(Lq[i, j]) for j in range(width)] for i in indices]
+        def exps_of(indices):
+            return [_shifted_exps([flint.arb(Lq[i, j]) for j in range(width)]) for i in indices]
     else:
         X = matrix(data["points"], "points")
         beta = rational(data["beta"], "beta")
@@ -111,10 +114,10 @@ def _instance(data: dict):
         Xq = fmpq_matrix(X)
         named = {"points": X, "beta": beta}
 
-        def logits_of(indices):
+        def exps_of(indices):
             XR = flint.arb_mat(fmpq_matrix([X[i] for i in indices]))
             S = XR * flint.arb_mat(Xq).transpose() * _arb(beta)
-            return [[S[t, j] for j in range(width)] for t in range(len(indices))]
+            return [_shifted_exps(row) for row in S.tolist()]
     m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", width, width)]
     named["multiplicities"] = m
     fields = {"instance": digest(named), "n": rows}
@@ -122,7 +125,7 @@ def _instance(data: dict):
         fields["n"] = sum(m)
         on_sphere = all((r * r.transpose())[0, 0] == 1 for r in (fmpq_matrix([x]) for x in X))
         fields["sphere"] = len(X[0]) if on_sphere else False
-    return rows, logits_of, m, fields
+    return rows, exps_of, m, fields
 
 
 def _shifted(row: list[Fraction]) -> list[Fraction]:
@@ -135,19 +138,28 @@ def _arb(q: Fraction) -> flint.arb:
     return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
-def _softmax(row: list, weights: list[int]) -> list:
-    """arb enclosures of ``w_j e^{l_j} / sum_k w_k e^{l_k}`` for an arb row l.
+def _softmax(row: list, weights: list) -> list:
+    """arb enclosures of ``w_j e^{l_j} / sum_k w_k e^{l_k}`` for an arb row l and exact arb weights w."""
+    return _normalised(_shifted_exps(row), weights)
 
-    Shifting every logit by one constant c leaves the softmax unchanged, so c
-    is the largest midpoint (an exact number): no exponential overflows.
-    """
-    c = row[0].mid()
-    for v in row[1:]:
-        if v.mid() > c:
-            c = v.mid()
-    terms = [w * (v - c).exp() for v, w in zip(row, weights)]
-    total = sum(terms[1:], terms[0])
-    return [t / total for t in terms]
+
+def _shifted_exps(row: list) -> list:
+    """``e^{l_j - c}`` for an arb row l, c its largest midpoint (an exact number): no exponential overflows."""
+    c = max(map(flint.arb.mid, row))
+    return [(v - c).exp() for v in row]
+
+
+def _normalised(exps: list, weights: list) -> list:
+    """``w_j e_j / sum_k w_k e_k``: the softmax from the shifted exponentials of a row (any one shift).
+    The weights are exact arbs (:func:`_weights`: converted once, not per row)."""
+    terms = list(map(flint.arb.__mul__, exps, weights))
+    inverse = 1 / sum(terms[1:], terms[0])
+    return [t * inverse for t in terms]
+
+
+def _weights(m: list[int]) -> list:
+    """Integer weights as exact arbs (an arb holds any integer exactly)."""
+    return [flint.arb(w) for w in m]
 
 
 def _all_below(indices: list[int], values, bound: Fraction, claim) -> None:
@@ -206,7 +218,7 @@ def _approx_rank_lower_points(data: dict):
 
 def _grouped_lower(data: dict, instance=None):
     """The grouped-column check on the attention ``instance(data)`` names (default: :func:`_instance`)."""
-    rows_n, logits_of, m, fields = (instance or _instance)(data)
+    rows_n, exps_of, m, fields = (instance or _instance)(data)
     eps = _epsilon(data["epsilon"])
     width = len(m)
     rows = [integer(i, "row", 0, rows_n - 1) for i in listof(data["rows"], "rows", 1)]
@@ -215,12 +227,12 @@ def _grouped_lower(data: dict, instance=None):
     groups = [[integer(j, "column", 0, width - 1) for j in listof(g, "group", 1)] for g in groups]
     flat = [j for g in groups for j in g]
     require(len(set(flat)) == len(flat), "column groups must be pairwise disjoint")
-    group_of = dict(zip(rows, groups))
+    group_of, weights = dict(zip(rows, groups)), _weights(m)
 
     def slacks(pending):  # margin_i > eps  <=>  A_i(other groups) - A_i(G_i) < -eps
         out = []
-        for i, logits in zip(pending, logits_of(pending)):
-            p, own = _softmax(logits, m), group_of[i]
+        for i, exps in zip(pending, exps_of(pending)):
+            p, own = _normalised(exps, weights), group_of[i]
             out.append(_total(p[j] for j in flat) - 2 * _total(p[j] for j in own))
         return out
 
@@ -259,16 +271,16 @@ def _approx_rank_upper_points(data: dict):
 
 def _explicit_upper(data: dict, instance=None):
     """The explicit-B check on the attention ``instance(data)`` names (default: :func:`_instance`)."""
-    rows_n, logits_of, m, fields = (instance or _instance)(data)
+    rows_n, exps_of, m, fields = (instance or _instance)(data)
     eps = _epsilon(data["epsilon"])
     F = matrix(data["left"], "left", rows_n)
     G = matrix(data["right"], "right", len(F[0]), len(m))
-    Fq, Gq = fmpq_matrix(F), fmpq_matrix(G)
+    Fq, Gq, weights = fmpq_matrix(F), fmpq_matrix(G), _weights(m)
 
     def errors(pending):
-        B = flint.arb_mat(Fq) * flint.arb_mat(Gq)
-        return [_total(abs(a - B[i, j]) for j, a in enumerate(_softmax(logits, m)))
-                for i, logits in zip(pending, logits_of(pending))]
+        B = (flint.arb_mat(Fq) * flint.arb_mat(Gq)).tolist()
+        return [_total(map(abs, map(flint.arb.__sub__, _normalised(exps, weights), B[i])))
+                for i, exps in zip(pending, exps_of(pending))]
 
     _all_below(list(range(rows_n)), errors, eps, lambda i: f"row {i}: ||A_i - B_i||_1 < {_short(eps)}")
     k = len(G)
@@ -298,7 +310,7 @@ def _residual_bound(data: dict):
     rows); every other row is decided in arb (distance minus bound certainly < 0).
     """
     L, S = _pair(data, "approximation")
-    ones = [1] * len(L[0])
+    ones = _weights([1] * len(L[0]))
     osc = {}
     for i, (a, b) in enumerate(zip(L, S)):
         diff = [x - y for x, y in zip(a, b)]
@@ -355,7 +367,7 @@ def _attention_differs(data: dict):
     """``rowsoftmax(L) != rowsoftmax(L')``: at entry (i, j) the two arb balls are certainly apart."""
     L, S = _pair(data, "other")
     i, j = integer(data["row"], "row", 0, len(L) - 1), integer(data["column"], "column", 0, len(L[0]) - 1)
-    ones = [1] * len(L[0])
+    ones = _weights([1] * len(L[0]))
 
     def apart(pending):  # -|a - b| < 0 certainly  iff  the balls a, b are disjoint
         return [-abs(_softmax(_arb_row(L[i]), ones)[j] - _softmax(_arb_row(S[i]), ones)[j]) for _ in pending]
