@@ -143,7 +143,7 @@ def _evaluate_ratio(cases, ratio, tolerance: Fraction, m: int, tokens=None) -> t
         xs = seq if tokens is None else [tokens[i] for i in seq]
         q = xs[-1]
         num, den = ratio(seq)
-        gap = abs(num - min((x & q).bit_count() for x in xs) * den)
+        gap = abs(num - min(map(int.bit_count, map(q.__and__, xs))) * den)  # T = min_j <x_j, q>
         if not (gap == 0 if t_num == 0 else gap * t_den < t_num * den):
             raise CertificateError(f"sequence {list(xs)} (m={m}): error {Fraction(gap, den)} is not {_bound(tolerance)[6:]}")
         if gap * best_den > best_num * den:
@@ -157,8 +157,9 @@ def _attention(heads: list, positional: bool):
     as lists of (W, U) tables (exact numbers), one per position j (``positional``) or one for every position.
 
     In integers, row by row: a sequence with query q reads row q of each table only, so row q of a
-    head's W tables is scaled by the lcm ``s_w(q)`` of its denominators and of its U tables by
-    ``s_u(q)``: ``y_h = sum_j (W s_w)(U s_u) / (s_u sum_j W s_w)`` (``s_w`` cancels).  (One scale
+    head's W tables is scaled by the lcm ``s_w(q)`` of its denominators, then divided by the gcd
+    ``g(q)`` of the integers that gives, and of its U tables by ``s_u(q)``:
+    ``y_h = sum_j (W s_w / g)(U s_u) / (s_u sum_j W s_w / g)`` (``s_w / g`` cancels).  (One scale
     for a whole table is the lcm of every row's: with distinct denominators a number of thousands
     of digits in every product.)  ``output.ratio`` gives y as one integer ratio (the heads' ratios
     added by cross-multiplying)."""
@@ -168,8 +169,10 @@ def _attention(heads: list, positional: bool):
         for q in range(len(tables[0][0])):
             sw = lcm_denominator(v for W, _ in tables for v in W[q])
             su = lcm_denominator(v for _, U in tables for v in U[q])
-            for j, (W, U) in enumerate(tables):
-                w_row = [v.numerator * (sw // v.denominator) for v in W[q]]
+            w_rows = [[v.numerator * (sw // v.denominator) for v in W[q]] for W, _ in tables]
+            g = math.gcd(*chain.from_iterable(w_rows)) or 1  # a positive factor of row q of every W: it cancels too
+            for j, ((W, U), w_row) in enumerate(zip(tables, w_rows)):
+                w_row = [w // g for w in w_row]
                 u_row = [v.numerator * (su // v.denominator) for v in U[q]]
                 ints[j].append(w_row)
                 prods[j].append([w * u for w, u in zip(w_row, u_row)])
@@ -182,8 +185,7 @@ def _attention(heads: list, positional: bool):
             if positional:
                 a, b = sum(P[j][q][x] for j, x in enumerate(seq)), scales[q] * sum(W[j][q][x] for j, x in enumerate(seq))
             else:
-                Wq, Pq = W[0][q], P[0][q]
-                a, b = sum(Pq[x] for x in seq), scales[q] * sum(Wq[x] for x in seq)
+                a, b = sum(map(P[0][q].__getitem__, seq)), scales[q] * sum(map(W[0][q].__getitem__, seq))
             num, den = (a, b) if den == 1 and num == 0 else (num * b + a * den, den * b)  # b > 0: W(q, q) > 0
         return num, den
 
@@ -230,13 +232,18 @@ def _kernel_heads(raw: list, m: int, tokens: list, lengths: list, tolerance: Fra
         heads.append((phi, psi, matrix(head["readout"], f"readout_{h}", size, size)))
         kernels.append([(K, heads[-1][2])])
     generators = ((1, 0) + tuple(range(2, m)), tuple((i + 1) % m for i in range(m))) if m >= 2 else ()
+    # U compared as integers (times the lcm of its denominators: the same equalities), a row at a time
+    integer_tables = [(K, _integers(U)) for [(K, U)] in kernels] if symmetry == "coordinates" else []
     for perm in generators if symmetry == "coordinates" else ():
         image = [sum(1 << perm[i] for i in range(m) if x >> i & 1) for x in range(size)]
-        for [(K, U)], q, x in product(kernels, range(size), range(size)):
-            require(K[image[q]][image[x]] == K[q][x] and U[image[q]][image[x]] == U[q][x],
-                    f"tables are not invariant under the coordinate permutation {perm} at q={q}, x={x}")
+        for (K, U), q in product(integer_tables, range(size)):
+            Kp, Up = K[image[q]], U[image[q]]
+            if [Kp[j] for j in image] != K[q] or [Up[j] for j in image] != U[q]:
+                x = next(x for x in range(size) if Kp[image[x]] != K[q][x] or Up[image[x]] != U[q][x])
+                raise CertificateError(f"tables are not invariant under the coordinate permutation {perm} at q={q}, x={x}")
     cases = chain.from_iterable(_sequences(size, n, symmetry, m) for n in lengths)
-    return (heads, *evaluate(cases, _attention(kernels, False), tolerance, m, tokens))
+    every = tokens == list(range(size))  # then a sequence of indices is its own tokens
+    return (heads, *evaluate(cases, _attention(kernels, False), tolerance, m, None if every else tokens))
 
 
 def _integers(M: list[list[Fraction]]) -> list[list[int]]:
