@@ -38,6 +38,29 @@ def test_tables_agree_with_the_layer():
         assert layer(seq) == sum(w * U[q][x] for w, x in zip(weights, seq)) / sum(weights)
 
 
+@given(st.integers(1, 3), st.lists(st.fractions(min_value=-5, max_value=5, max_denominator=3), min_size=8, max_size=8),
+       st.booleans())
+def test_tables_readout_is_the_sum_whatever_the_entries(m, numbers, one_hot):
+    """U[q][x] = <a(q), v(x)> + b(q) whether the row is summed in ints (integer values, a(q), b(q)) or in Fractions."""
+    size = 1 << m
+    value = (lambda x: tuple(int(i == x) for i in range(size))) if one_hot else (lambda x: tuple(numbers[(x + i) % 8] for i in range(size)))
+    a = lambda q: tuple(numbers[(q * i) % 8] if q % 2 else Fraction(int(numbers[(q + i) % 8])) for i in range(size))
+    b = lambda q: numbers[q % 8] if q % 3 else 7
+    head = att.TokenwiseHead(m=m, phi=lambda q: (1,), psi=lambda x: (1,), value=value, a=a, b=b)
+    _, _, U = head.tables()
+    assert U == [[sum((Fraction(c) * Fraction(v) for c, v in zip(a(q), value(x))), Fraction(b(q))) for x in range(size)] for q in range(size)]
+    assert all(type(u) is Fraction for row in U for u in row)
+
+
+def test_integers_digest_is_the_digest():
+    from solvers.trusted.core import digest
+
+    tables = {"kappa": [Fraction(1)] * 4, "value": [list(range(-w, w + 1, 2)) for w in range(4)], "scale": Fraction(3, 7),
+              "mixed": [[1, Fraction(1, 2)], [3, 4]], "multiplicities": [1, 1], "empty": []}
+    assert att.integers_digest(tables) == digest(tables)
+    assert att.integers_digest({"value": [[1, 2], [3]]}) != att.integers_digest({"value": [[1, 2], [4]]})
+
+
 @given(st.integers(1, 4), st.fractions(min_value=Fraction(11, 10), max_value=8, max_denominator=10))
 def test_orbit_sweep_equals_the_naive_sweep(m, base):
     layer = att.softmax_witness(m, base).layer()

@@ -55,6 +55,13 @@ def readout_value(w, s, c=0):
     return (2 * s + c) + (-w - c)
 
 
+def readout_row(w: int) -> list[int]:
+    """``[U[w, s] for s = 0..w]`` = ``[2s - w]``: :func:`readout_value`'s numbers at ``|q| = w`` for every c
+    (c cancels exactly), as Python ints made in one ``range`` (the score table has ~m_statistic^2 / 2 entries;
+    an int table is its own canonical data, digested without a walk by :func:`att.integers_digest`)."""
+    return list(range(-w, w + 1, 2))
+
+
 class RankOneShort(Claim):
     id = "kernel_rank.rank_one_short"
     paper = "2608.11427"
@@ -117,13 +124,14 @@ class RankOneShort(Claim):
 
     def score_tables(self, point: dict) -> dict:
         """The score head as tables up to ``m_statistic``: kappa over s (it is 1), value rows ``[w][s]``
-        (made once per point: the obligations and the run both read them; the last point's are kept)."""
+        (:func:`readout_row`, ints) (made once per point: the obligations and the run both read them; the
+        last point's are kept)."""
         key = (point["m_statistic"], point["c"])
         cached = self.__dict__.get("_score_tables")
         if cached is None or cached[0] != key:
             head, ms = self.score_witness(point), point["m_statistic"]
             cached = self._score_tables = (key, {"kappa": [head.kappa(ms, s) for s in range(ms + 1)],
-                                                 "value": [[head.value(w, s) for s in range(w + 1)] for w in range(ms + 1)]})
+                                                 "value": [readout_row(w) for w in range(ms + 1)]})
         return cached[1]
 
     def obligations(self, point: dict) -> Obligations:
@@ -137,7 +145,7 @@ class RankOneShort(Claim):
                        "solves", model="kernel", head=digest({"phi": phi, "psi": psi, "readout": U}), rank=1, m=[m, m], **exact),
             obligation(f"the same head as a score head (kappa = 1, value 2s - w) has error exactly 0 on every sequence "
                        f"of length 1 and 2 over {{0,1}}^m' for every m' <= {ms}",
-                       "solves", model="score-statistic", head=digest(self.score_tables(point)), rank="any",
+                       "solves", model="score-statistic", head=att.integers_digest(self.score_tables(point)), rank="any",
                        m=[1, ms], **exact),
         )
         reach = f"m <= {max(m, ms)}" if m <= ms else f"m <= {ms} and m = {m}"

@@ -80,3 +80,9 @@ def test_a_wrong_identity_is_not_verified(monkeypatch):
     assert outcome.status == "unknown"  # the exact evaluations find the failing sequence
     assert outcome.counterexample["sequence"]
     assert outcome.facts["symbolic_identity_length_2"] != "symbolic (sympy): (U(w, s) + U(w, w))/2 - s = 0"
+
+
+@given(st.integers(0, 30), st.fractions(min_value=-50, max_value=50, max_denominator=7))
+def test_readout_rows_are_the_readout_values(w, c):
+    """The score tables' rows (ints in one range) are readout_value's numbers, for every constant c."""
+    assert rank_one_short.readout_row(w) == [rank_one_short.readout_value(w, s, c) for s in range(w + 1)]
