@@ -433,7 +433,9 @@ def _gap_form(kappa_table: list, value_table: list) -> tuple[Fraction, Fraction,
     a_int, c_int = int(alpha * scale), int(c * scale)
     for row in value_rows:
         base = (scale - a_int) * (len(row) - 1) + c_int  # (1 - alpha) w + c, times L (alpha = 1 when flat)
-        if any(v.numerator * scale != (a_int * s + base) * v.denominator for s, v in enumerate(row)):
+        wanted = [a_int * s + base for s in range(len(row))]  # value(w, s) times L
+        if (row != wanted if scale == 1 else  # integer values: the Fractions compared with the ints at once
+                any(v.numerator * scale != u * v.denominator for v, u in zip(row, wanted))):
             return None
     r = None
     for row in kappa_rows:
@@ -510,10 +512,12 @@ def _score_statistic(data: dict):
             scale_k, scale_u = lcm_denominator(k_row), lcm_denominator(u_row)
             K, U = [int(k * scale_k) for k in k_row], [int(u * scale_u) for u in u_row]
             walks = [combinations_with_replacement(range(w + 1), n - 1) for n in lengths]
+        KU = [k * u for k, u in zip(K, U)]
         for scores in chain.from_iterable(walks):
             target = scores[0] if scores else w
-            total = K[w] + sum(K[s] for s in scores)
-            deviation = K[w] * (U[w] - scale_u * target) + sum(K[s] * (U[s] - scale_u * target) for s in scores)
+            total = K[w] + sum(map(K.__getitem__, scores))
+            # sum_j K(s_j) (U(s_j) - scale_u T) over the context and the query's own score w
+            deviation = KU[w] + sum(map(KU.__getitem__, scores)) - scale_u * target * total
             # |deviation / (scale_u * total)| < tolerance, or == 0 when the tolerance is 0, in integers
             if not (deviation == 0 if tol_num == 0 else abs(deviation) * tol_den < tol_num * scale_u * total):
                 raise CertificateError(f"length {len(scores) + 1}, |q|={w}, context scores {list(scores)}: error "
