@@ -159,16 +159,46 @@ def self_attention_floats(points, beta, multiplicities: Sequence[int] | None = N
 
 def grouped_margins(A: np.ndarray, rows: Sequence[int], groups: Sequence[Sequence[int]]) -> list[float]:
     """Float margins ``A_i(G_i) - sum_{k != i} A_i(G_k)`` (search only)."""
-    rows = list(rows)
     label = np.full(A.shape[1], -1)
     for k, g in enumerate(groups):
         label[list(g)] = k
+    return list(_labelled_margins(A, list(rows), label))
+
+
+def _labelled_margins(A: np.ndarray, rows: list[int], label: np.ndarray) -> np.ndarray:
+    """:func:`grouped_margins` with the groups given as a column labelling (``label[j] = k`` when column j is
+    in group k, -1 outside every group): the same products in the same order, so the same floats."""
     inside = label >= 0
     onehot = np.zeros((int(inside.sum()), len(rows)))
     onehot[np.arange(onehot.shape[0]), label[inside]] = 1.0
-    mass = A[np.ix_(rows, np.nonzero(inside)[0])] @ onehot  # mass[t, k] = A_{rows[t]}(G_k)
+    # mass[t, k] = A_{rows[t]}(G_k); the block taken C-ordered, as A[np.ix_(rows, cols)] is (the same product)
+    mass = A[rows].take(np.nonzero(inside)[0], axis=1) @ onehot
     own = np.diag(mass)
-    return list(2 * own - mass.sum(axis=1))
+    return 2 * own - mass.sum(axis=1)
+
+
+class _Voronoi:
+    """The chosen rows' owner of each column and the two largest masses on it, computed once for every
+    gap ratio a search tries (:func:`voronoi_groups` at each ratio reads the same three arrays)."""
+
+    def __init__(self, A: np.ndarray, rows: list[int]):
+        S = A[rows, :]
+        self.rows, self.owner = rows, np.argmax(S, axis=0)
+        self.top2 = np.sort(S, axis=0)[-2:] if len(rows) > 1 else None
+
+    def label(self, ratio: float) -> np.ndarray:
+        """``label[j]``: the row index (into rows) owning column j, -1 where the column is left out at ratio."""
+        if ratio > 1 and self.top2 is not None:
+            return np.where(self.top2[1] >= ratio * self.top2[0], self.owner, -1)
+        return self.owner
+
+    def groups(self, ratio: float) -> list[list[int]]:
+        # one stable sort instead of a scan per row: each group's columns stay in increasing order
+        label = self.label(ratio)
+        cols = np.nonzero(label >= 0)[0]
+        by_owner = cols[np.argsort(label[cols], kind="stable")].tolist()
+        ends = [0, *np.cumsum(np.bincount(label[cols], minlength=len(self.rows))).tolist()]
+        return [by_owner[ends[t]:ends[t + 1]] for t in range(len(self.rows))]
 
 
 def voronoi_groups(A: np.ndarray, rows: Sequence[int], ratio: float = 1.0) -> list[list[int]]:
@@ -179,19 +209,7 @@ def voronoi_groups(A: np.ndarray, rows: Sequence[int], ratio: float = 1.0) -> li
     group, which lowers the other rows' off-group mass more than it lowers
     their own (gaps between groups certify more rows).
     """
-    rows = list(rows)
-    S = A[rows, :]
-    owner = np.argmax(S, axis=0)
-    if ratio > 1 and len(rows) > 1:
-        top2 = np.sort(S, axis=0)[-2:]
-        keep = top2[1] >= ratio * top2[0]
-    else:
-        keep = np.ones(A.shape[1], dtype=bool)
-    # one stable sort instead of a scan per row: each group's columns stay in increasing order
-    cols = np.nonzero(keep)[0]
-    by_owner = cols[np.argsort(owner[cols], kind="stable")]
-    ends = np.cumsum(np.bincount(owner[cols], minlength=len(rows)))[:-1]
-    return [g.tolist() for g in np.split(by_owner, ends)]
+    return _Voronoi(A, list(rows)).groups(ratio)
 
 
 GAP_RATIOS = (1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
@@ -208,13 +226,16 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
     ``grouped_lower`` decides it.  Returns (rows, groups), possibly empty.
     """
     order = list(range(A.shape[0])) if order is None else list(order)
+    threshold = float(eps) + 1e-9
 
     def attempt(k):
         rows = sorted({order[(t * len(order)) // k] for t in range(k)})
+        voronoi = _Voronoi(A, rows)
         for ratio in GAP_RATIOS:
-            groups = voronoi_groups(A, rows, ratio)
-            if all(groups) and min(grouped_margins(A, rows, groups)) > float(eps) + 1e-9:
-                return rows, groups
+            label = voronoi.label(ratio)
+            # every group nonempty (each row owns a kept column), then the margins from the labels directly
+            if np.bincount(label[label >= 0], minlength=len(rows)).all() and min(_labelled_margins(A, rows, label).tolist()) > threshold:
+                return rows, voronoi.groups(ratio)
         return None
 
     best, low, high = ([], []), 1, len(order)

@@ -109,3 +109,38 @@ def test_certified_lower_never_exceeds_certified_upper(n, beta, eps):
     if certain:
         accepts("approx-rank-lower-points", D.lower_certificate_points(points, beta, None, eps, *map(list, zip(*certain))))
     assert len(certain) <= k
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 2**32 - 1), st.sampled_from([1.0, 8.0, 64.0]), st.fractions(Fraction(1, 100), Fraction(9, 10)))
+def test_the_grouped_search_is_the_plain_definition(n, seed, beta, eps):
+    """voronoi_groups, grouped_margins and search_grouped against a plain reading of their definitions: each
+    column to its heaviest chosen row (first on ties), kept only at ratio times the runner-up, the margins
+    summed column by column; the search's answer is Voronoi groups at one of the ratios, its margins > eps."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, 3)) * 4) / 4  # ties among the masses
+    L = beta * X @ X.T / max(1.0, float(np.abs(X).max()) ** 2)
+    A = np.exp(L - L.max(axis=1, keepdims=True))
+    A /= A.sum(axis=1, keepdims=True)
+    rows = sorted(set(rng.choice(n, size=int(rng.integers(1, n + 1))).tolist()))
+    for ratio in D.GAP_RATIOS:
+        plain = [[] for _ in rows]
+        for j in range(n):
+            masses = [A[i, j] for i in rows]
+            top = max(range(len(rows)), key=lambda t: (masses[t], -t))
+            runner = max((masses[t] for t in range(len(rows)) if t != top), default=None)
+            if ratio <= 1 or runner is None or masses[top] >= ratio * runner:
+                plain[top].append(j)
+        assert D.voronoi_groups(A, rows, ratio) == plain
+        if all(plain):
+            margins = D.grouped_margins(A, rows, plain)
+            for t, i in enumerate(rows):
+                own = sum(A[i, j] for j in plain[t])
+                rest = sum(A[i, j] for s, g in enumerate(plain) if s != t for j in g)
+                assert abs(margins[t] - (own - rest)) < 1e-12
+    found, groups = D.search_grouped(A, eps)
+    if found:
+        assert any(D.voronoi_groups(A, found, r) == groups for r in D.GAP_RATIOS)
+        assert min(D.grouped_margins(A, found, groups)) > float(eps)
