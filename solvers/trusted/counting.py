@@ -41,7 +41,7 @@ from math import comb, gcd
 
 import flint
 
-from solvers.trusted.core import integer, kind, listof, require
+from solvers.trusted.core import CertificateError, integer, kind, listof, require
 
 PRIME_BOUND = 2**62  # primality is decided (deterministically) only below this
 MAX_BASE_BITS = 64  # a base B of at most this many bits (so B^x, x < 2^8, stays small)
@@ -150,8 +150,9 @@ def _fooling_family(data: dict):
     M = len(Q)
     n_max = integer(data["n_max"], "n_max", 2, M + 1)
     for i, x in enumerate(t):
-        for j, y in enumerate(Q):
-            require(((x & y) == 0) == (i == j), f"<t_{i}, Q_{j}> = {(x & y).bit_count()}: the zero pattern is not diagonal")
+        if [j for j, y in enumerate(Q) if not x & y] != [i]:  # the queries orthogonal to t_i: Q_i alone
+            j = next(j for j, y in enumerate(Q) if ((x & y) == 0) != (i == j))
+            raise CertificateError(f"<t_{i}, Q_{j}> = {(x & Q[j]).bit_count()}: the zero pattern is not diagonal")
     binom, power = 1, 1
     for s in range(1, n_max):
         binom, power = binom * (M - s + 1) // s, power * m
@@ -296,7 +297,8 @@ def _base_decoding(data: dict):
     for seq in _sequences(m, lengths):
         key = (seq[-1], Fraction(sum(power[x] for x in seq), len(seq)))
         first = seen.setdefault(key, seq)
-        require(_target(first) == _target(seq), f"sequences {list(first)} and {list(seq)} collide")
+        if first is not seq and _target(first) != _target(seq):  # the message is built only on failure
+            raise CertificateError(f"sequences {list(first)} and {list(seq)} collide")
     judgment = {"judgment": "decodes", "target": TARGET, "values": {"power": B}, "m": m, "lengths": lengths}
     return judgment, f"values {B}^x, m={m}: (q, h) determines T on every sequence of lengths {lengths} ({len(seen)} values of (q, h))"
 
