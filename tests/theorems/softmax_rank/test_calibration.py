@@ -117,6 +117,47 @@ def test_gelu_uses_scipys_own_erf_without_importing_scipy_special():
     assert np.array_equal(encoder.gelu(x), 0.5 * x * (1.0 + erf(x / math.sqrt(2.0))))
 
 
+def test_the_weights_are_the_files_bytes_mapped(tmp_path):
+    """encoder reads a safetensors file by mapping it: the arrays equal safetensors' own reading bit for bit."""
+    from safetensors.numpy import load_file, save_file
+
+    rng = np.random.default_rng(1)
+    tensors = {"a": rng.normal(size=(3, 5)).astype(np.float32), "b": rng.normal(size=(7,)).astype(np.float32),
+               "ids": np.arange(4, dtype=np.int64).reshape(1, 4)}
+    path = tmp_path / "model.safetensors"
+    save_file(tensors, str(path), metadata={"format": "np"})
+    data, header = encoder._safetensors_header(path)
+    assert set(header) == {"a", "b", "ids"} and header["a"]["shape"] == [3, 5]
+    mapped = encoder._mapped_tensors(path, header, data, ["a", "b"])
+    reference = load_file(str(path))
+    for name in ("a", "b"):
+        assert mapped[name].dtype == np.float32 and mapped[name].tobytes() == reference[name].tobytes()
+    with pytest.raises(encoder.ModelUnavailable, match="ids is I64, expected F32"):
+        encoder._mapped_tensors(path, header, data, ["ids"])
+
+
+@pytest.mark.parametrize("damage", ["short", "length", "not an object", "bad entry", "offsets", "size"])
+def test_a_hostile_weights_header_is_refused(tmp_path, damage):
+    good = {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}}
+    body = bytes(16)
+    if damage == "not an object":
+        good = [1, 2]
+    elif damage == "bad entry":
+        good["w"]["shape"] = [2, -2]
+    elif damage == "offsets":
+        good["w"]["data_offsets"] = [0, 1 << 40]
+    elif damage == "size":
+        good["w"]["data_offsets"] = [0, 12]
+    text = json.dumps(good).encode()
+    raw = (len(text) + (1 << 30 if damage == "length" else 0)).to_bytes(8, "little") + text + body
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(raw[:5] if damage == "short" else raw)
+    with pytest.raises((ValueError, encoder.ModelUnavailable)) as caught:
+        data, header = encoder._safetensors_header(path)
+        encoder._mapped_tensors(path, header, data, ["w"])
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
+
+
 def test_architecture_is_checked(model, raw):
     shapes = {k: v.shape for k, v in raw.items()}
     encoder.check_architecture(model.config, shapes)  # the real one passes
