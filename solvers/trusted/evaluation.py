@@ -11,9 +11,8 @@ covers every m' <= m at once.  Tolerance ``t >= 0`` means "error < t"
 from __future__ import annotations
 
 import math
-import operator
 from fractions import Fraction
-from itertools import chain, combinations_with_replacement, permutations, product
+from itertools import chain, combinations_with_replacement, product
 
 from solvers.trusted.core import (
     CertificateError, digest, flag, integer, kind, lcm_denominator, listof, matrix, rational, require, token,
@@ -66,53 +65,31 @@ def _solves(model, head, rank, m_range, lengths, tolerance, alphabet="all") -> d
 # ------------------------------------------------ the shared exact evaluator
 
 
-def _joint_types(m: int, n: int, context: bool = False):
-    """One tuple per orbit of S_m (coordinate i carries a column pattern in {0,1}^n) or, with ``context``,
-    of S_m x S_{n-1}: of the types related by relabelling context positions, the largest count vector is kept
-    (the identity relabelling moves nothing and is skipped)."""
-    moved = []
-    for p in permutations(range(n - 1)) if context else ():
-        image = [sum(1 << (p + (n - 1,))[j] for j in range(n) if c >> j & 1) for c in range(1 << n)]
-        if image != list(range(1 << n)):
-            moved.append(_mover(image))
+def _joint_types(m: int, n: int):
+    """One tuple per orbit of S_m on sequences of n tokens over {0,1}^m: coordinate i carries the column
+    pattern (bit i of each token) in {0,1}^n, so an orbit is a multiset of m patterns, each listed once."""
     for cols in combinations_with_replacement(range(1 << n), m):
-        counts = [0] * (1 << n)
-        for c in cols:
-            counts[c] += 1
-        key = tuple(counts)
-        if all(move(counts) <= key for move in moved):
-            yield tuple(sum(1 << i for i, c in enumerate(cols) if c >> j & 1) for j in range(n))
-
-
-def _mover(image: list):
-    """counts -> the moved counts (a tuple) of the relabelling sending pattern c to ``image[c]``
-    (a permutation of at least two patterns): ``moved[image[c]] = counts[c]``, one gather by the inverse."""
-    return operator.itemgetter(*sorted(range(len(image)), key=image.__getitem__))
-
-
-ORDERS = ("none", "context", "coordinates", "coordinates-and-context", "scores")
+        yield tuple(sum(1 << i for i, c in enumerate(cols) if c >> j & 1) for j in range(n))
 
 
 def _sequences(size: int, n: int, order: str, m: int):
-    """Sequences of length n, query last: all ("none"), one per context multiset, per joint type, per both,
+    """Sequences of length n, query last: all ("none"), one per context multiset, per joint type,
     or ("scores") one per w = |q| <= m and multiset of context scores in [0, w], realised by q = 1^w, x = 1^s."""
     if order == "scores":
         return (tuple((1 << s) - 1 for s in c) + ((1 << w) - 1,)
                 for w in range(m + 1) for c in combinations_with_replacement(range(w + 1), n - 1))
-    if order in ("coordinates", "coordinates-and-context"):
-        return _joint_types(m, n, order != "coordinates")
+    if order == "coordinates":
+        return _joint_types(m, n)
     if order == "context":
         return (c + (q,) for q in range(size) for c in combinations_with_replacement(range(size), n - 1))
     return product(range(size), repeat=n)
 
 
 def _count(size: int, n: int, order: str, m: int) -> int:
-    """Work of :func:`evaluate` on :func:`_sequences`: sequences (a bound for the orbit walks) times n
-    tokens, each an exact rational step of about ten elementary operations; joint types cost m n to
-    build and, with context relabelling, (n-1)! 2^n to test."""
-    if order in ("coordinates", "coordinates-and-context"):
-        types = math.comb((1 << n) + m - 1, m)
-        return types * (10 + m) * n + (types * (math.factorial(n - 1) << n) if order != "coordinates" else 0)
+    """Work of :func:`evaluate` on :func:`_sequences`: sequences times n tokens, each an exact rational
+    step of about ten elementary operations; a joint type costs m n more to build."""
+    if order == "coordinates":
+        return math.comb((1 << n) + m - 1, m) * (10 + m) * n
     count = {"context": size * math.comb(size + n - 2, n - 1), "scores": math.comb(m + n, n)}.get(order, size**n)
     return 10 * n * count
 
@@ -557,8 +534,9 @@ def _score_counterexample(data: dict):
 
 def _threshold_work(data) -> int:
     m, n = integer(data["m"], "m", 1, 1000), integer(data["length"], "length", 1, 6)
-    order = data["symmetry"] if data["symmetry"] in ORDERS else "none"
-    return _count(1 << min(m, 64), n, order, m if order == "scores" else min(m, 64))
+    # the orbits are walked as score points (see the kind); an unknown symmetry is estimated as "none" (then rejected)
+    walk = "scores" if data["symmetry"] in ("scores", "coordinates-and-context") else "none"
+    return _count(1 << min(m, 64), n, walk, m)
 
 
 @kind("threshold-polynomial", "m", "length", "coefficients", "symmetry", work=_threshold_work)
