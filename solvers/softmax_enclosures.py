@@ -21,6 +21,7 @@ certificate from its own data.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 from typing import Sequence
 
 from flint import arb, ctx, fmpq, fmpz, fmpz_mat
@@ -38,19 +39,11 @@ def integer_scaled(points: Sequence[Sequence[Fraction]]) -> tuple[list[list[int]
     """(U, w) with ``x_i = U_i / w_i``: each point over the lcm of its coordinates' denominators."""
     U, w = [], []
     for x in points:
-        x = [Fraction(v) for v in x]
-        den = 1
-        for v in x:
-            den = den * v.denominator // _gcd(den, v.denominator)
-        U.append([int(v.numerator * (den // v.denominator)) for v in x])
+        x = [v if type(v) is Fraction else Fraction(v) for v in x]
+        den = lcm(*[v.denominator for v in x])
+        U.append([v.numerator * (den // v.denominator) for v in x])
         w.append(den)
     return U, w
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
 
 
 class ScaledLogits:

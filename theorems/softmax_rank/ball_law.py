@@ -54,6 +54,26 @@ def law_exponent(d: int) -> Fraction:
     return Fraction(d, 2)
 
 
+def _hex_integers(spacing: Fraction, region: str) -> tuple[list[tuple[int, int]], tuple[int, int], list[int], int]:
+    """The near-hexagonal lattice in integers: (numerators (a, b) of the points ``(a / (2q), b / (112 q))``,
+    those denominators, ``r2 = (224 q)^2 |x|^2`` of each point, and ``(224 q)^2``), for ``spacing = p/q``."""
+    spacing = Fraction(spacing)
+    p, q = spacing.numerator, spacing.denominator
+    one, ring = (2 * 112 * q) ** 2, 3 * (112 * q) ** 2  # (112 * 2q)^2 times 1 and times 3/4
+    points, squares = [], []
+    J = int(1 / (spacing * HEX_HEIGHT)) + 1
+    I = int(1 / spacing) + J + 1
+    for j in range(-J, J + 1):
+        vertical = (2 * HEX_HEIGHT.numerator * j) ** 2
+        y = HEX_HEIGHT.numerator * p * j
+        for i in range(-I, I + 1):
+            r2 = p * p * ((HEX_HEIGHT.denominator * (2 * i + j)) ** 2 + vertical)
+            if r2 <= one and (region == "disk" or r2 >= ring):
+                points.append((p * (2 * i + j), y))
+                squares.append(r2)
+    return points, (2 * q, HEX_HEIGHT.denominator * q), squares, one
+
+
 def hex_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, Fraction]]:
     """The points ``spacing (i + j/2, j h)`` (h = 97/112 ~ sqrt(3)/2) in the closed unit disk, or in the annulus
     ``3/4 <= |x|^2 <= 1`` — exactly, as rationals.
@@ -61,20 +81,27 @@ def hex_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, 
     With ``spacing = p/q`` the point is ``(p (2i + j) / (2q), 97 p j / (112 q))`` and
     ``(112 * 2q)^2 |x|^2 = p^2 (112^2 (2i + j)^2 + (2 * 97 j)^2)``: the region is decided on that integer.
     """
-    spacing = Fraction(spacing)
-    p, q = spacing.numerator, spacing.denominator
-    one, ring = (2 * 112 * q) ** 2, 3 * (112 * q) ** 2  # (112 * 2q)^2 times 1 and times 3/4
-    out = []
-    J = int(1 / (spacing * HEX_HEIGHT)) + 1
-    I = int(1 / spacing) + J + 1
-    for j in range(-J, J + 1):
-        vertical = (2 * HEX_HEIGHT.numerator * j) ** 2
-        y = Fraction(HEX_HEIGHT.numerator * p * j, HEX_HEIGHT.denominator * q)
-        for i in range(-I, I + 1):
-            r2 = p * p * ((HEX_HEIGHT.denominator * (2 * i + j)) ** 2 + vertical)
-            if r2 <= one and (region == "disk" or r2 >= ring):
-                out.append((Fraction(p * (2 * i + j), 2 * q), y))
-    return out
+    points, (dx, dy), _, _ = _hex_integers(spacing, region)
+    return [(Fraction(a, dx), Fraction(b, dy)) for a, b in points]
+
+
+def _fcc_integers(spacing: Fraction, region: str) -> tuple[list[tuple[int, int, int]], tuple[int, int, int], list[int], int]:
+    """The face-centred cubic lattice in integers: (numerators of the points ``(p i, p j, p k) / (2q)``, those
+    denominators, ``r2 = (2q)^2 |x|^2`` of each point, and ``(2q)^2``), for ``spacing = p/q``."""
+    a = Fraction(spacing) / 2
+    p, q = Fraction(spacing).numerator, Fraction(spacing).denominator
+    one, ring = 4 * q * q, 3 * q * q
+    K = int(1 / a) + 1
+    points, squares = [], []
+    for i in range(-K, K + 1):
+        for j in range(-K, K + 1):
+            for k in range(-K, K + 1):
+                if (i + j + k) % 2 == 0:
+                    r2 = p * p * (i * i + j * j + k * k)
+                    if r2 <= one and (region == "disk" or r2 >= ring):
+                        points.append((p * i, p * j, p * k))
+                        squares.append(r2)
+    return points, (2 * q,) * 3, squares, one
 
 
 def fcc_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, Fraction, Fraction]]:
@@ -83,24 +110,27 @@ def fcc_points(spacing: Fraction, region: str = "disk") -> list[tuple[Fraction, 
 
     With ``spacing/2 = p/(2q)``: ``(2q)^2 |x|^2 = p^2 (i^2 + j^2 + k^2)``, decided in integers.
     """
-    a = Fraction(spacing) / 2
-    p, q = Fraction(spacing).numerator, Fraction(spacing).denominator
-    one, ring = 4 * q * q, 3 * q * q
-    K = int(1 / a) + 1
-    out = []
-    for i in range(-K, K + 1):
-        for j in range(-K, K + 1):
-            for k in range(-K, K + 1):
-                if (i + j + k) % 2 == 0:
-                    r2 = p * p * (i * i + j * j + k * k)
-                    if r2 <= one and (region == "disk" or r2 >= ring):
-                        out.append((Fraction(p * i, 2 * q), Fraction(p * j, 2 * q), Fraction(p * k, 2 * q)))
-    return out
+    points, (den, _, _), _, _ = _fcc_integers(spacing, region)
+    return [(Fraction(a, den), Fraction(b, den), Fraction(c, den)) for a, b, c in points]
 
 
 def lattice_points(d: int, spacing: Fraction, region: str = "disk") -> list:
     """d = 2: the near-hexagonal lattice; d = 3: the face-centred cubic one — in the ball, or its shell."""
     return hex_points(spacing, region) if d == 2 else fcc_points(spacing, region)
+
+
+def lattice_floats(d: int, spacing: Fraction, region: str = "disk") -> tuple[np.ndarray, list[float]]:
+    """(X, |x|^2 of each point) in floats for :func:`lattice_points` (searches only), made from the lattice's
+    integers without a Fraction: each value is one correctly rounded int / int, the float of the same rational
+    that ``float()`` of its Fraction is, so a search on these sees the very floats it saw on the Fractions."""
+    points, dens, squares, one = (_hex_integers if d == 2 else _fcc_integers)(spacing, region)
+    X = np.array([[a / den for a, den in zip(x, dens)] for x in points]).reshape(len(points), d)
+    return X, [r2 / one for r2 in squares]
+
+
+def _weight(square: float, beta: int) -> int:
+    """``ceil(64 e^{beta (1 - |x|^2)/2})`` from the float of ``|x|^2``."""
+    return ceil(WEIGHT * exp(beta * (1 - square) / 2))
 
 
 def multiplicities(points, beta: int) -> list[int]:
@@ -111,8 +141,7 @@ def multiplicities(points, beta: int) -> list[int]:
     out = []
     for x in points:
         den = lcm(*(v.denominator for v in x))
-        square = sum((v.numerator * (den // v.denominator)) ** 2 for v in x) / (den * den)
-        out.append(ceil(WEIGHT * exp(beta * (1 - square) / 2)))
+        out.append(_weight(sum((v.numerator * (den // v.denominator)) ** 2 for v in x) / (den * den), beta))
     return out
 
 
@@ -185,23 +214,23 @@ def _certify_instance(points, m, beta: int, eps: Fraction, upper: bool, spacing=
 SPACINGS = tuple(Fraction(c, 20) for c in range(20, 101))  # c = 1, 1.05, ..., 5
 
 
-def self_dominant(points, m, beta: int, eps: Fraction) -> bool:
-    """Floats: every point's own column carries margin ``2 A_ii - 1 > eps`` (a proposal; arb decides)."""
-    if not points:
+def self_dominant(X: np.ndarray, m, beta: int, eps: Fraction) -> bool:
+    """Floats (X: the points' floats): every point's own column carries margin ``2 A_ii - 1 > eps`` (a
+    proposal; arb decides)."""
+    if not len(X):
         return False
-    X = np.array([[float(v) for v in p] for p in points])
     A = E.attention_floats(beta * X @ X.T, m)
     return float((2 * np.diag(A) - 1).min()) > float(eps) + 1e-9
 
 
 def densest(beta: int, eps: Fraction, region: str, d: int = 2) -> Fraction:
     """The smallest spacing c of the grid at which the weighted lattice in the region is self-dominant
-    (bisection: sparser lattices dominate more)."""
+    (bisection: sparser lattices dominate more; each lattice in floats made from its integers)."""
     root = isqrt(beta)
 
     def ok(c):
-        points = lattice_points(d, c / root, region)
-        return self_dominant(points, multiplicities(points, beta), beta, eps)
+        X, squares = lattice_floats(d, c / root, region)
+        return self_dominant(X, [_weight(q, beta) for q in squares], beta, eps)
     low, high = 0, len(SPACINGS) - 1
     while low < high:
         mid = (low + high) // 2

@@ -84,11 +84,23 @@ def test_the_lattices_decided_in_integers_are_the_definitions(spacing):
             assert ball_law.fcc_points(spacing, region) == [x for x in cubes if inside(x)]
     points = ball_law.hex_points(spacing)
     assert ball_law.multiplicities(points, 64) == [math.ceil(64 * math.exp(64 * (1 - float(sum(v * v for v in x))) / 2)) for x in points]
+    # the searches' floats, made from the same integers, are the floats of these Fractions, bit for bit
+    for d in (2, 3) if spacing >= Fraction(1, 4) else (2,):
+        for region in ("disk", "annulus"):
+            exact = ball_law.lattice_points(d, spacing, region)
+            X, squares = ball_law.lattice_floats(d, spacing, region)
+            assert X.shape == (len(exact), d) and X.tolist() == [[float(v) for v in x] for x in exact]
+            assert squares == [float(sum(v * v for v in x)) for x in exact]
+            assert [ball_law._weight(q, 64) for q in squares] == ball_law.multiplicities(exact, 64)
 
 
 def test_points_outside_the_ball_leave_the_claim_unestablished(monkeypatch, fresh_plans):
-    real = ball_law.hex_points
-    monkeypatch.setattr(ball_law, "hex_points", lambda s, region="disk": [(x * Fraction(11, 10), y * Fraction(11, 10)) for x, y in real(s, region)])
+    real = ball_law._hex_integers
+
+    def stretched(spacing, region):  # every point times 11/10, in the lattice's integers (the searches and the instances)
+        points, (dx, dy), squares, one = real(spacing, region)
+        return [(11 * a, 11 * b) for a, b in points], (10 * dx, 10 * dy), [121 * r2 for r2 in squares], 100 * one
+    monkeypatch.setattr(ball_law, "_hex_integers", stretched)
     claim = BallLaw()
     out = claim.check(claim.point({"beta_min": 16, "beta_max": 16, "dense": 0}))
     assert out.status == "unknown" and "obligation not discharged" in out.message
