@@ -192,6 +192,12 @@ def _kernel_heads(raw: list, m: int, tokens: list, lengths: list, tolerance: Fra
     joint type, after checking every kappa and U invariant under a transposition
     and an m-cycle, which generate S_m: y and T are then constant on orbits).
     Returns [(phi, psi, U)], the number of sequences and the worst error.
+
+    "none" is checked on the same walk as "context" and counts every sequence:
+    y is a sum over the positions of each head's sums over the context, and T
+    a minimum over them, so for every query, every ordering of a context has
+    the error of its multiset's sorted ordering, which the walk evaluates;
+    each of the ``N^n`` sequences is thus checked, none twice.
     """
     size, heads, kernels = len(tokens), [], []
     for h, head in enumerate(raw):
@@ -218,9 +224,10 @@ def _kernel_heads(raw: list, m: int, tokens: list, lengths: list, tolerance: Fra
             if [Kp[j] for j in image] != K[q] or [Up[j] for j in image] != U[q]:
                 x = next(x for x in range(size) if Kp[image[x]] != K[q][x] or Up[image[x]] != U[q][x])
                 raise CertificateError(f"tables are not invariant under the coordinate permutation {perm} at q={q}, x={x}")
-    cases = chain.from_iterable(_sequences(size, n, symmetry, m) for n in lengths)
+    cases = chain.from_iterable(_sequences(size, n, "context" if symmetry == "none" else symmetry, m) for n in lengths)
     every = tokens == list(range(size))  # then a sequence of indices is its own tokens
-    return (heads, *evaluate(cases, _attention(kernels, False), tolerance, m, None if every else tokens))
+    count, worst = evaluate(cases, _attention(kernels, False), tolerance, m, None if every else tokens)
+    return heads, sum(size**n for n in lengths) if symmetry == "none" else count, worst
 
 
 def _integers(M: list[list[Fraction]]) -> list[list[int]]:
