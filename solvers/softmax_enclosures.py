@@ -126,7 +126,10 @@ def grouped_margins(L: ScaledLogits, m, eps: Fraction, rows: Sequence[int], grou
 
 def integer_factor(M: np.ndarray, bits: int) -> list[list[int]]:
     """``round(M * 2^bits)`` as Python integers (a rounded float proposal, exact from here on)."""
-    return [[int(v) for v in row] for row in np.rint(np.asarray(M, dtype=float) * float(1 << bits)).astype(object)]
+    R = np.rint(np.asarray(M, dtype=float) * float(1 << bits))
+    if R.size and np.all(np.abs(R) < 2.0**62):  # integral floats below 2^62: int64 holds each exactly, tolist makes the ints
+        return R.astype(np.int64).tolist()
+    return [[int(v) for v in row] for row in R.astype(object)]
 
 
 def row_errors(L: ScaledLogits, m, F: list[list[int]], G: list[list[int]], shift: int, bits: int = intervals.DEFAULT_BITS) -> list[arb]:

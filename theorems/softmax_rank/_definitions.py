@@ -102,8 +102,9 @@ def rational_circle_points(n: int, denominator: int = 1 << 20) -> list[tuple[Fra
             continue
         if 2 * j > n:
             theta -= 2 * pi
-        s = Fraction(round(tan(theta / 2) * denominator), denominator)
-        out.append(((1 - s * s) / (1 + s * s), 2 * s / (1 + s * s)))
+        a = round(tan(theta / 2) * denominator)  # s = a / denominator; the point over 1 + s^2, in integers
+        d2, a2 = denominator * denominator, a * a
+        out.append((Fraction(d2 - a2, d2 + a2), Fraction(2 * a * denominator, d2 + a2)))
     return out
 
 
