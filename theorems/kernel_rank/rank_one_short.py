@@ -55,11 +55,11 @@ def readout_value(w, s, c=0):
     return (2 * s + c) + (-w - c)
 
 
-def readout_row(w: int) -> list[int]:
+def readout_row(w: int) -> list[Fraction]:
     """``[U[w, s] for s = 0..w]`` = ``[2s - w]``: :func:`readout_value`'s numbers at ``|q| = w`` for every c
-    (c cancels exactly), as Python ints made in one ``range`` (the score table has ~m_statistic^2 / 2 entries;
-    an int table is its own canonical data, digested without a walk by :func:`att.integers_digest`)."""
-    return list(range(-w, w + 1, 2))
+    (c cancels exactly), made from one ``range`` through the shared integers of :func:`_integer` (the score
+    table has ~m_statistic^2 / 2 entries: no call of the head per entry)."""
+    return list(map(_integer, range(-w, w + 1, 2)))
 
 
 class RankOneShort(Claim):
@@ -124,8 +124,8 @@ class RankOneShort(Claim):
 
     def score_tables(self, point: dict) -> dict:
         """The score head as tables up to ``m_statistic``: kappa over s (it is 1), value rows ``[w][s]``
-        (:func:`readout_row`, ints) (made once per point: the obligations and the run both read them; the
-        last point's are kept)."""
+        (:func:`readout_row`) (made once per point: the obligations and the run both read them; the last
+        point's are kept)."""
         key = (point["m_statistic"], point["c"])
         cached = self.__dict__.get("_score_tables")
         if cached is None or cached[0] != key:
@@ -145,7 +145,7 @@ class RankOneShort(Claim):
                        "solves", model="kernel", head=digest({"phi": phi, "psi": psi, "readout": U}), rank=1, m=[m, m], **exact),
             obligation(f"the same head as a score head (kappa = 1, value 2s - w) has error exactly 0 on every sequence "
                        f"of length 1 and 2 over {{0,1}}^m' for every m' <= {ms}",
-                       "solves", model="score-statistic", head=att.integers_digest(self.score_tables(point)), rank="any",
+                       "solves", model="score-statistic", head=digest(self.score_tables(point)), rank="any",
                        m=[1, ms], **exact),
         )
         reach = f"m <= {max(m, ms)}" if m <= ms else f"m <= {ms} and m = {m}"
