@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from solvers import certificates, softmax_enclosures, trusted
-from solvers.trusted import geometry
-from solvers.trusted.core import discharges, digest
+from solvers.trusted import geometry, intervals
+from solvers.trusted.core import discharges, digest, encode
 
 
 def make(kind, data):
@@ -183,6 +183,25 @@ def test_scaled_lower_and_upper_accept_and_reject_broken_witnesses():
     assert check("approx-rank-upper-scaled", {**base, "left": identity, "right": identity}).judgment["bound"] == 6  # B = I: error 2(1 - A_ii) < 1/10
     with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
         check("approx-rank-upper-scaled", {**base, "left": [[1]] * 6, "right": [[1, 0, 0, 0, 0, 0]]})  # rank one: far off
+
+
+def test_scaled_exponentials_agree_with_the_logits_for_either_sign_of_the_scale():
+    # one exp per distinct integer gap of a row: the same rows as the logits scale * N entry by entry,
+    # with the row shifted by its largest logit whether scale is positive (largest N) or negative (smallest)
+    scale, N = gaussian(6)
+    for s, M in ((scale, N), (-scale, [[-v for v in r] for r in N])):
+        data = {"scale": s, "integers": M, "multiplicities": [1, 2, 3, 1, 2, 3], "epsilon": "1/10"}
+        lower = {"rows": list(range(6)), "groups": [[i] for i in range(6)]}
+        assert check("approx-rank-lower-scaled", {**data, **lower}).judgment["bound"] == 6
+        logits = [[s * v for v in r] for r in M]
+        assert check("approx-rank-lower", {"logits": logits, "multiplicities": data["multiplicities"], "epsilon": "1/10", **lower}).judgment["bound"] == 6
+        _, exps_of, m, _ = geometry._scaled_instance(encode(data))
+        weights = intervals._weights(m)
+        for i, exps in enumerate(exps_of(range(6))):
+            want = intervals._softmax([intervals._arb(v) for v in logits[i]], weights)
+            assert all(a.overlaps(b) and a.rad() < 1e-12 for a, b in zip(intervals._normalised(exps, weights), want))
+        with pytest.raises(certificates.CertificateError, match="certainly false|not certain"):
+            check("approx-rank-lower-scaled", {**data, "rows": [0, 1], "groups": [[1], [0]]})
 
 
 def test_ball_kinds_name_points_in_the_ball_and_flag_points_outside():
