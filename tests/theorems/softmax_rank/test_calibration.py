@@ -136,6 +136,19 @@ def test_the_weights_are_the_files_bytes_mapped(tmp_path):
         encoder._mapped_tensors(path, header, data, ["ids"])
 
 
+def test_the_widened_weights_are_each_tensors_own_float64_array(model, raw):
+    """Each weight, a block of one buffer, holds what its own float64 array would: the same values (bit for
+    bit), the same shape and a C-ordered layout; the encoder's linear weights transposed to (in, out)."""
+    for name, stored in raw.items():
+        if name not in model.weights or name == encoder.WORD_EMBEDDINGS:
+            continue
+        got = model.weights[name]
+        own = np.ascontiguousarray(stored.T if name.startswith("encoder.") and stored.ndim == 2 else stored, dtype=np.float64)
+        assert got.dtype == np.float64 and got.flags["C_CONTIGUOUS"] and got.shape == own.shape
+        assert got.tobytes() == own.tobytes(), name
+    assert model.weights[encoder.WORD_EMBEDDINGS].dtype == np.float32
+
+
 @pytest.mark.parametrize("damage", ["short", "length", "not an object", "bad entry", "offsets", "size"])
 def test_a_hostile_weights_header_is_refused(tmp_path, damage):
     good = {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}}
