@@ -232,8 +232,9 @@ def _grouped_lower(data: dict, instance=None):
     def slacks(pending):  # margin_i > eps  <=>  A_i(other groups) - A_i(G_i) < -eps
         out = []
         for i, exps in zip(pending, exps_of(pending)):
-            p, own = _normalised(exps, weights), group_of[i]
-            out.append(_total(p[j] for j in flat) - 2 * _total(p[j] for j in own))
+            # A_i(G) = sum_G m_j e_ij / sum_k m_k e_ik: the groups' masses over the row's total, divided once
+            mass, own = list(map(flint.arb.__mul__, exps, weights)), group_of[i]
+            out.append((_total(mass[j] for j in flat) - 2 * _total(mass[j] for j in own)) / _total(mass))
         return out
 
     _all_below(rows, slacks, -eps, lambda i: f"row {i}: margin A_i(G_i) - sum_k A_i(G_k) > {_short(eps)}")
