@@ -48,7 +48,7 @@ points off the sphere discharges nothing.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import pi, tan
+from math import lcm, pi, tan
 from typing import Sequence
 
 from solvers.lazy import numpy as np
@@ -112,9 +112,13 @@ def centred(logits: Matrix) -> list[list[Fraction]]:
     """``L (I - 11^T/N)``: each row minus its mean, exactly."""
     out = []
     for row in logits:
-        row = [Fraction(v) for v in row]
-        mean = sum(row, Fraction(0)) / len(row)
-        out.append([v - mean for v in row])
+        # over the row's common denominator q: v = a / q, the mean is sum(a) / (N q) and v - mean is
+        # (N a - sum(a)) / (N q) -- the same numbers, one Fraction each instead of a Fraction sum and difference
+        row = [v if type(v) is Fraction else Fraction(v) for v in row]
+        q = lcm(*[v.denominator for v in row])
+        ints = [v.numerator * (q // v.denominator) for v in row]
+        total, size = sum(ints), len(ints)
+        out.append([Fraction(size * a - total, size * q) for a in ints])
     return out
 
 

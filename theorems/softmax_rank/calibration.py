@@ -51,6 +51,8 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from flint import fmpz_mat
+
 from solvers.lazy import numpy as np
 from solvers.lazy import sympy as sp
 
@@ -98,18 +100,26 @@ def _activations(sentence: int):
     return tokens, heads
 
 
+def rationalised_integers(M: np.ndarray) -> list[list[int]]:
+    """``2^10`` times :func:`rationalise`: each entry times 2^10 (exact) rounded to the nearest integer, ties
+    to even (numpy's rint, as Python's round)."""
+    R = np.rint(np.asarray(M, dtype=float) * DENOMINATOR)
+    return R.astype(np.int64).tolist() if np.all(np.abs(R) < 2.0**62) else [[int(v) for v in row] for row in R.astype(object)]
+
+
 def rationalise(M: np.ndarray) -> list[list[Fraction]]:
     """Each entry rounded to the nearest multiple of 2^-10 (the one inexact step)."""
-    return [[Fraction(int(round(float(v) * DENOMINATOR)), DENOMINATOR) for v in row] for row in M]
+    return [[Fraction(v, DENOMINATOR) for v in row] for row in rationalised_integers(M)]
 
 
 def head_logits(layer: int, head: int, sentence: int, multiplier: Fraction) -> list[list[Fraction]]:
-    """``L = c (Q/sqrt d)~ K~^T`` exactly, from the rationalised queries and keys (rank <= 32 exactly)."""
+    """``L = c (Q/sqrt d)~ K~^T`` exactly, from the rationalised queries and keys (rank <= 32 exactly): the
+    integer product ``(2^10 Q~)(2^10 K~)^T`` (fmpz), each entry times ``c / 2^20`` as one Fraction."""
     act = _activations(sentence)[1][layer][head]
-    Q, K = exact.fmpq_matrix(rationalise(act.queries)), exact.fmpq_matrix(rationalise(act.keys))
+    Q, K = fmpz_mat(rationalised_integers(act.queries)), fmpz_mat(rationalised_integers(act.keys))
     c = Fraction(multiplier)
-    L = (Q * K.transpose()) * exact.fmpq_matrix([[c]])[0, 0]
-    return [[Fraction(int(v.p), int(v.q)) for v in row] for row in L.tolist()]
+    num, den = c.numerator, c.denominator * DENOMINATOR * DENOMINATOR
+    return [[Fraction(int(v) * num, den) for v in row] for row in (Q * K.transpose()).tolist()]
 
 
 def _floats(LP: list[list[Fraction]]) -> np.ndarray:

@@ -306,6 +306,16 @@ def test_rationalisation_is_to_multiples_of_2_to_the_minus_10():
     M = S7.rationalise(np.array([[0.1, -2.0004, 1 / 3]]))
     assert all(v.denominator <= 1024 and 1024 % v.denominator == 0 for v in M[0])
     assert abs(float(M[0][0]) - 0.1) <= 1 / 2048
+    # nearest multiple, ties to even, as Python's round of each float (ties: 0.5/1024, 1.5/1024, -2.5/1024)
+    values = np.concatenate([np.random.default_rng(3).normal(0, 8, 500), np.array([0.5, 1.5, -2.5, 3.5, 1e15]) / 1024])
+    assert S7.rationalise(values.reshape(5, 101)) == [[Fraction(round(float(v) * 1024), 1024) for v in row] for row in values.reshape(5, 101)]
+
+
+def test_the_logits_are_the_exact_product_of_the_rationalised_queries_and_keys():
+    act = S7._activations(0)[1][2][5]
+    Q, K = S7.rationalise(act.queries), S7.rationalise(act.keys)
+    c = Fraction(3, 7)
+    assert S7.head_logits(2, 5, 0, c) == [[c * sum(a * b for a, b in zip(q, k)) for k in K] for q in Q]
 
 
 def test_temperature_scales_the_logits_exactly():
