@@ -235,9 +235,12 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
 
     def attempt(k):
         rows = sorted({order[(t * len(order)) // k] for t in range(k)})
-        voronoi = _Voronoi(A, rows)
+        voronoi, tried = _Voronoi(A, rows), None
         for ratio in GAP_RATIOS:
             label = voronoi.label(ratio)
+            if tried is not None and np.array_equal(label, tried):
+                continue  # the groups of the ratio just refused (no column newly left out): refused again
+            tried = label
             # every group nonempty (each row owns a kept column), then the margins from the labels directly
             if np.bincount(label[label >= 0], minlength=len(rows)).all() and min(_labelled_margins(A, rows, label).tolist()) > threshold:
                 return rows, voronoi.groups(ratio)
