@@ -226,20 +226,25 @@ class TokenwiseHead:
         values = [_exact(self.value(x)) for x in range(size)]
         dim = len(values[0])
         # values are often one-hot: multiply only the nonzero entries
-        support = [[(i, v) for i, v in enumerate(vec) if v] for vec in values]
+        support = [[(i, v) for i, v in enumerate(vec) if v.numerator] for vec in values]
         # integer values (one-hot ones are): rows with an integer a(q) and b(q) are summed in int arithmetic,
         # the same numbers, made into one Fraction per distinct entry (a Fraction sum per entry costs ~10x)
         integer_support = ([[(i, v.numerator) for i, v in row] for row in support]
                            if all(v.denominator == 1 for row in support for _, v in row) else None)
+        # each value with one nonzero entry (one-hot, scaled): a row is one product and one sum per entry
+        single = [row[0] for row in integer_support] if integer_support and all(len(row) == 1 for row in integer_support) else None
         made: dict[int, Fraction] = {}
         U = []
         for q in range(size):
             a, b = _exact(self.a(q)), Fraction(self.b(q))
             if len(a) != dim:
                 raise ValueError(f"a(q) has length {len(a)}, values have length {dim}")
-            if integer_support is not None and b.denominator == 1 and all(c.denominator == 1 for c in a):
+            if integer_support is not None and b.denominator == 1 and {c.denominator for c in a} <= {1}:
                 ints, start = [c.numerator for c in a], b.numerator
-                row = [start + sum(ints[i] * v for i, v in pairs) for pairs in integer_support]
+                if single is not None:
+                    row = [start + ints[i] * v for i, v in single]
+                else:
+                    row = [start + sum(ints[i] * v for i, v in pairs) for pairs in integer_support]
                 U.append([made[v] if v in made else made.setdefault(v, Fraction(v)) for v in row])
             else:
                 U.append([sum((a[i] * v for i, v in support[x]), b) for x in range(size)])

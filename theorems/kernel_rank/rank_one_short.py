@@ -55,11 +55,12 @@ def readout_value(w, s, c=0):
     return (2 * s + c) + (-w - c)
 
 
-def readout_row(w: int) -> list[Fraction]:
-    """``[U[w, s] for s = 0..w]`` = ``[2s - w]``: :func:`readout_value`'s numbers at ``|q| = w`` for every c
-    (c cancels exactly), made from one ``range`` through the shared integers of :func:`_integer` (the score
-    table has ~m_statistic^2 / 2 entries: no call of the head per entry)."""
-    return list(map(_integer, range(-w, w + 1, 2)))
+def readout_rows(m: int) -> list[list[Fraction]]:
+    """``[[U[w, s] for s = 0..w] for w = 0..m]``, row w being ``[2s - w]``: :func:`readout_value`'s numbers at
+    ``|q| = w`` for every c (c cancels exactly), each row a slice (step 2) of one list of the integers -m..m
+    (the shared Fractions of :func:`_integer`): the score table has ~m^2 / 2 entries, none made one by one."""
+    shared = list(map(_integer, range(-m, m + 1)))
+    return [shared[m - w:m + w + 1:2] for w in range(m + 1)]
 
 
 class RankOneShort(Claim):
@@ -124,14 +125,14 @@ class RankOneShort(Claim):
 
     def score_tables(self, point: dict) -> dict:
         """The score head as tables up to ``m_statistic``: kappa over s (it is 1), value rows ``[w][s]``
-        (:func:`readout_row`) (made once per point: the obligations and the run both read them; the last
+        (:func:`readout_rows`) (made once per point: the obligations and the run both read them; the last
         point's are kept)."""
         key = (point["m_statistic"], point["c"])
         cached = self.__dict__.get("_score_tables")
         if cached is None or cached[0] != key:
             head, ms = self.score_witness(point), point["m_statistic"]
             cached = self._score_tables = (key, {"kappa": [head.kappa(ms, s) for s in range(ms + 1)],
-                                                 "value": [readout_row(w) for w in range(ms + 1)]})
+                                                 "value": readout_rows(ms)})
         return cached[1]
 
     def obligations(self, point: dict) -> Obligations:

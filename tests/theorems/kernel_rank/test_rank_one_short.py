@@ -83,6 +83,6 @@ def test_a_wrong_identity_is_not_verified(monkeypatch):
 
 
 @given(st.integers(0, 30), st.fractions(min_value=-50, max_value=50, max_denominator=7))
-def test_readout_rows_are_the_readout_values(w, c):
-    """The score tables' rows (ints in one range) are readout_value's numbers, for every constant c."""
-    assert rank_one_short.readout_row(w) == [rank_one_short.readout_value(w, s, c) for s in range(w + 1)]
+def test_readout_rows_are_the_readout_values(m, c):
+    """The score tables' rows (slices of one list) are readout_value's numbers, for every constant c."""
+    assert rank_one_short.readout_rows(m) == [[rank_one_short.readout_value(w, s, c) for s in range(w + 1)] for w in range(m + 1)]
