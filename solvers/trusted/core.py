@@ -119,7 +119,17 @@ def matrix(rows, name: str, nrows: int | None = None, ncols: int | None = None) 
     require(nrows is None or len(rows) == nrows, f"{name} has {len(rows)} rows, expected {nrows}")
     width = len(rows[0]) if ncols is None else ncols
     require(width >= 1 and all(len(r) == width for r in rows), f"{name} rows must all have {width} >= 1 entries")
-    return [[rational(v, name) for v in r] for r in rows]
+    known: dict[str, Fraction] = {}  # each distinct "p/q" parsed once: a matrix repeats its entries
+
+    def read(v) -> Fraction:
+        if type(v) is not str:
+            return rational(v, name)
+        value = known.get(v)
+        if value is None:
+            value = known[v] = rational(v, name)
+        return value
+
+    return [[read(v) for v in r] for r in rows]
 
 
 def token(text, m: int) -> int:
@@ -160,7 +170,8 @@ def encode(value):
         return {str(k): encode(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         # a table's integer entries inline (most of every digest): the same data, without a call each
-        return [v.numerator if type(v) is Fraction and v.denominator == 1 else encode(v) for v in value]
+        return [v if type(v) is int else v.numerator if type(v) is Fraction and v.denominator == 1 else encode(v)
+                for v in value]
     return value
 
 
