@@ -247,26 +247,30 @@ def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float =
 @lru_cache(maxsize=1)
 def _erf():
     """scipy's ``erf`` ufunc, the very object ``scipy.special.erf`` is, read from the extension module that
-    defines it (``scipy.special._special_ufuncs``, scipy >= 1.14) without running ``scipy/special/__init__``:
-    that package import (array-API wrappers, parsed docstrings) costs 0.2-0.35 s of CPU, several times the
-    forward pass.  The same ufunc, so the same bits: the activations, hence the rationalised logits, do not
-    depend on how it was found.  Any other layout (an older scipy): the ordinary import."""
-    if "scipy.special" not in sys.modules:
-        import scipy
-
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            path = Path(scipy.__path__[0]) / "special" / f"_special_ufuncs{suffix}"
-            if path.is_file():
-                spec = importlib.util.spec_from_file_location("scipy.special._special_ufuncs", path)
-                try:
-                    module = importlib.util.module_from_spec(spec)
-                    spec.loader.exec_module(module)
-                except ImportError:
-                    break
-                erf = getattr(module, "erf", None)
-                if isinstance(erf, np.ufunc) and erf.__name__ == "erf":
-                    return erf
+    defines it (``scipy.special._special_ufuncs``, scipy >= 1.14) without running ``scipy/__init__`` or
+    ``scipy/special/__init__``: that package import (array-API wrappers, parsed docstrings) costs 0.2-0.35 s
+    of CPU, several times the forward pass.  The same ufunc, so the same bits: the activations, hence the
+    rationalised logits, do not depend on how it was found.  Any other layout (an older scipy): the ordinary
+    import."""
+    name, ufunc = "scipy.special._special_ufuncs", np.ufunc  # numpy imported for real (it may be lazy) before the extension asks for it
+    package = importlib.util.find_spec("scipy") if "scipy.special" not in sys.modules and name not in sys.modules else None
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES if package and package.submodule_search_locations else ():
+        path = Path(package.submodule_search_locations[0]) / "special" / f"_special_ufuncs{suffix}"
+        if path.is_file():
+            spec = importlib.util.spec_from_file_location(name, path)
+            try:
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+            except ImportError:
                 break
+            finally:
+                # not left registered without its package: a later ``import scipy.special`` loads it as usual
+                # (the extension's ufuncs are the same objects then)
+                sys.modules.pop(name, None)
+            erf = getattr(module, "erf", None)
+            if isinstance(erf, ufunc) and erf.__name__ == "erf":
+                return erf
+            break
     from scipy.special import erf
 
     return erf
