@@ -261,7 +261,7 @@ def _erf():
             try:
                 module = importlib.util.module_from_spec(spec)
                 spec.loader.exec_module(module)
-            except ImportError:
+            except Exception:  # an extension that needs its package after all: the ordinary import below
                 break
             finally:
                 # not left registered without its package: a later ``import scipy.special`` loads it as usual
