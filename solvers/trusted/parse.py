@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 
 MAX_BYTES = 256 * 1024 * 1024
 MAX_DIGITS = 2000
@@ -52,25 +53,41 @@ def _constant(text: str):
 
 
 def _depth(value) -> int:
-    """Nesting depth, computed without recursion; memory grows with the depth, not the size."""
-    deepest, stack = 1, [iter([value])]
-    while stack:
-        item = next(stack[-1], _END)
-        if item is _END:
-            stack.pop()
-        elif isinstance(item, (dict, list)):
-            stack.append(iter(item.values() if isinstance(item, dict) else item))
-            deepest = max(deepest, len(stack) if item else len(stack) - 1)  # the level of its elements
-            if deepest > MAX_DEPTH:
-                break
-    return deepest
+    """Nesting depth: 1 for a scalar or an empty container, else 1 + the depth of its deepest element.
+    Computed a level at a time without recursion (a level holds the elements at one depth, so each
+    value is looked at twice, by a comprehension), stopping once past ``MAX_DEPTH``."""
+    depth, level = 1, [value]
+    while depth <= MAX_DEPTH:
+        # the elements one level down: only containers have any (a dict's are its values)
+        level = [v for item in level if type(item) in _CONTAINERS for v in (item.values() if type(item) is dict else item)]
+        if not level:
+            break
+        depth += 1
+    return depth
 
 
-_END = object()
+_CONTAINERS = (dict, list)  # what JSON decodes to (objects through _pairs, which makes dicts)
 
 
 def _timing(text: str) -> str:
     return text  # kept as its text: a float is read, never computed with
+
+
+def _decode(text: str, floats: bool, parse_int):
+    """``json.loads`` with this module's hooks.  Without ``parse_int`` integers are read by the decoder
+    itself (a Python call per integer cost more than the rest of the parse), under the interpreter's own
+    digit limit set to ``MAX_DIGITS`` for the call: a longer one raises ValueError (and the caller reads
+    the text again with :func:`_integer`, which refuses it by name)."""
+    hooks = {"object_pairs_hook": _pairs, "parse_float": _timing if floats else _float, "parse_constant": _constant}
+    limit = getattr(sys, "get_int_max_str_digits", None)
+    if parse_int is not None or limit is None:  # an interpreter without the limit: every integer through the hook
+        return json.loads(text, parse_int=parse_int or _integer, **hooks)
+    previous = limit()
+    sys.set_int_max_str_digits(MAX_DIGITS)
+    try:
+        return json.loads(text, **hooks)
+    finally:
+        sys.set_int_max_str_digits(previous)
 
 
 def loads(raw: bytes, floats: bool = False):
@@ -86,11 +103,15 @@ def loads(raw: bytes, floats: bool = False):
     except UnicodeDecodeError as exc:
         raise Refused(f"not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_integer, parse_float=_timing if floats else _float, parse_constant=_constant)
+        value = _decode(text, floats, None)
     except RecursionError:
         raise Refused(f"nesting deeper than {MAX_DEPTH}") from None
     except json.JSONDecodeError as exc:
         raise Refused(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except Refused:
+        raise
+    except ValueError:  # an integer past the interpreter's digit limit: read again, to say which and how long
+        value = _decode(text, floats, _integer)
     if _depth(value) > MAX_DEPTH:
         raise Refused(f"nesting deeper than {MAX_DEPTH}")
     return value
