@@ -57,6 +57,7 @@ from solvers.lazy import numpy as np
 from solvers.lazy import sympy as sp
 
 from solvers import encoder, exact, intervals
+from solvers import softmax_enclosures as E
 from solvers.trusted.core import digest
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import CALIBRATION
@@ -64,7 +65,8 @@ from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank.residual_error import rank_proposal
 
 CORPUS_FILE = Path(__file__).with_name("calibration_corpus.txt")
-DENOMINATOR = 1 << 10  # queries and keys rounded to multiples of 2^-10: the rationalisation
+BITS = 10
+DENOMINATOR = 1 << BITS  # queries and keys rounded to multiples of 2^-10: the rationalisation
 TAUS = (Fraction(1, 4), Fraction(1), Fraction(4))  # tolerance grid of r_tau, in logit units of L
 PLOT_TAU = Fraction(1)
 SUBSPACE_TAU = Fraction(1)  # the tau whose r_tau-dimensional interaction subspace is certified with its residual
@@ -103,8 +105,7 @@ def _activations(sentence: int):
 def rationalised_integers(M: np.ndarray) -> list[list[int]]:
     """``2^10`` times :func:`rationalise`: each entry times 2^10 (exact) rounded to the nearest integer, ties
     to even (numpy's rint, as Python's round)."""
-    R = np.rint(np.asarray(M, dtype=float) * DENOMINATOR)
-    return R.astype(np.int64).tolist() if np.all(np.abs(R) < 2.0**62) else [[int(v) for v in row] for row in R.astype(object)]
+    return E.integer_factor(M, BITS)
 
 
 def rationalise(M: np.ndarray) -> list[list[Fraction]]:
