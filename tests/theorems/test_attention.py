@@ -52,15 +52,6 @@ def test_tables_readout_is_the_sum_whatever_the_entries(m, numbers, one_hot):
     assert all(type(u) is Fraction for row in U for u in row)
 
 
-def test_integers_digest_is_the_digest():
-    from solvers.trusted.core import digest
-
-    tables = {"kappa": [Fraction(1)] * 4, "value": [list(range(-w, w + 1, 2)) for w in range(4)], "scale": Fraction(3, 7),
-              "mixed": [[1, Fraction(1, 2)], [3, 4]], "multiplicities": [1, 1], "empty": []}
-    assert att.integers_digest(tables) == digest(tables)
-    assert att.integers_digest({"value": [[1, 2], [3]]}) != att.integers_digest({"value": [[1, 2], [4]]})
-
-
 @given(st.integers(1, 4), st.fractions(min_value=Fraction(11, 10), max_value=8, max_denominator=10))
 def test_orbit_sweep_equals_the_naive_sweep(m, base):
     layer = att.softmax_witness(m, base).layer()

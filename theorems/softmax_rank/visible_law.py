@@ -44,7 +44,6 @@ from flint import fmpz_mat
 from solvers import softmax_enclosures as E
 from solvers.lazy import numpy as np
 from solvers.lazy import sympy as sp
-from theorems.attention import integers_digest
 from theorems.core import Claim, Obligations, Parameter, ParameterError, Plot, Statement, obligation
 from theorems.softmax_rank import VISIBLE_DIMENSION
 from theorems.softmax_rank import _definitions as D
@@ -412,7 +411,7 @@ def _spread_of(scale: Fraction, N) -> Fraction:
 
 def _instance_obligations(where: str, scale, N, eps, lower: int | None, upper: int | None):
     """``lower <= rank_eps <= upper`` (None: not stated) on the instance ``rowsoftmax(scale N)``, named as the checker names it."""
-    fields = dict(instance=integers_digest({"scale": Fraction(scale), "integers": N, "multiplicities": [1] * len(N[0])}),
+    fields = dict(instance=D.integers_digest({"scale": Fraction(scale), "integers": N, "multiplicities": [1] * len(N[0])}),
                   n=len(N), epsilon=Fraction(eps))
     out = []
     if lower is not None:

@@ -144,3 +144,12 @@ def test_the_grouped_search_is_the_plain_definition(n, seed, beta, eps):
     if found:
         assert any(D.voronoi_groups(A, found, r) == groups for r in D.GAP_RATIOS)
         assert min(D.grouped_margins(A, found, groups)) > float(eps)
+
+
+def test_integers_digest_is_the_digest():
+    from solvers.trusted.core import digest
+
+    tables = {"kappa": [Fraction(1)] * 4, "value": [list(range(-w, w + 1, 2)) for w in range(4)], "scale": Fraction(3, 7),
+              "mixed": [[1, Fraction(1, 2)], [3, 4]], "multiplicities": [1, 1], "empty": []}
+    assert D.integers_digest(tables) == digest(tables)
+    assert D.integers_digest({"value": [[1, 2], [3]]}) != D.integers_digest({"value": [[1, 2], [4]]})
