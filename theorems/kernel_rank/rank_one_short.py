@@ -55,12 +55,12 @@ def readout_value(w, s, c=0):
     return (2 * s + c) + (-w - c)
 
 
-def readout_rows(m: int) -> list[list[Fraction]]:
+def readout_rows(m: int) -> list[list[int]]:
     """``[[U[w, s] for s = 0..w] for w = 0..m]``, row w being ``[2s - w]``: :func:`readout_value`'s numbers at
-    ``|q| = w`` for every c (c cancels exactly), each row a slice (step 2) of one list of the integers -m..m
-    (the shared Fractions of :func:`_integer`): the score table has ~m^2 / 2 entries, none made one by one."""
-    shared = list(map(_integer, range(-m, m + 1)))
-    return [shared[m - w:m + w + 1:2] for w in range(m + 1)]
+    ``|q| = w`` for every c (c cancels exactly), as ints, each row a slice (step 2) of the one list -m..m: the
+    score table has ~m^2 / 2 entries, none made one by one (and a digest takes plain ints as they are)."""
+    integers = list(range(-m, m + 1))
+    return [integers[m - w:m + w + 1:2] for w in range(m + 1)]
 
 
 class RankOneShort(Claim):
