@@ -595,7 +595,7 @@ def _threshold_polynomial(data: dict):
     where, m_range = (f"every m' <= {m}", (1, m)) if symmetry == "scores" else (f"m={m}", (m, m))
     return (_solves("threshold-polynomial", digest(c), 1, m_range, [n], Fraction(0)),
             f"rank one, threshold readout of degree {len(c) - 1}: y = T exactly on every sequence of length {n} "
-            f"at {where} ({count} sequences, symmetry {symmetry})")
+            f"at {where} ({count} {'sequences' if symmetry == 'none' else 'score points'}, symmetry {symmetry})")
 
 
 def _table_readout_work(data) -> int:

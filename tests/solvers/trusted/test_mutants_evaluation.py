@@ -276,8 +276,9 @@ def test_threshold_polynomial_judgment_and_count(data, m_range, count):
     c = [Fraction(v) for v in data["coefficients"]]
     assert accepted.judgment == solves("threshold-polynomial", digest(c), 1, m_range, [data["length"]], 0)
     where = f"every m' <= {data['m']}" if data["symmetry"] == "scores" else f"m={data['m']}"
+    walked = "sequences" if data["symmetry"] == "none" else "score points"  # (|q|, context scores): see the kind
     assert accepted.summary == (f"rank one, threshold readout of degree {len(c) - 1}: y = T exactly on every sequence of length "
-                                f"{data['length']} at {where} ({count} sequences, symmetry {data['symmetry']})")
+                                f"{data['length']} at {where} ({count} {walked}, symmetry {data['symmetry']})")
 
 
 def test_threshold_polynomial_reasons():
