@@ -64,8 +64,8 @@ class ModelUnavailable(RuntimeError):
 @dataclass(frozen=True)
 class Encoder:
     """Weights (numpy arrays by their safetensors names: float64, the encoder's linear weights transposed
-    to (in, out); the word embeddings as stored, float32, a read-only view of the mapped file, widened row by
-    row in :func:`forward`), config and tokenizer."""
+    to (in, out); the word embeddings as stored, float32, read a row at a time (:class:`_Rows`) and widened
+    in :func:`forward`), config and tokenizer."""
 
     weights: dict
     config: dict
@@ -130,79 +130,56 @@ def check_architecture(config: dict, shapes: dict) -> None:
             raise ModelUnavailable(f"unexpected architecture: tensor {name} has shape {tuple(got)}, expected {want}")
 
 
-MAX_HEADER = 100 << 20  # the safetensors format's own bound on its JSON header
-
-
-def _safetensors_header(path: Path) -> tuple[int, dict]:
-    """(where the data starts, the header ``{name: {"dtype", "shape", "data_offsets"}}``) of a safetensors
-    file: an 8-byte little-endian length N, then N bytes of JSON; the data follows at byte 8 + N.
-    Anything else raises (the caller turns it into one line)."""
-    with open(path, "rb") as fh:
-        start = fh.read(8)
-        if len(start) != 8:
-            raise ValueError("the file is shorter than its 8-byte header length")
-        size = int.from_bytes(start, "little")
-        if size > MAX_HEADER or 8 + size > path.stat().st_size:
-            raise ValueError(f"header length {size} does not fit the file")
-        header = json.loads(fh.read(size))
-    if not isinstance(header, dict):
-        raise ValueError("the header is not a JSON object")
-    header.pop("__metadata__", None)
-    for name, info in header.items():
-        if not (isinstance(info, dict) and isinstance(info.get("dtype"), str) and isinstance(info.get("shape"), list)
-                and all(type(v) is int and v >= 0 for v in info["shape"]) and isinstance(info.get("data_offsets"), list)
-                and len(info["data_offsets"]) == 2 and all(type(v) is int and v >= 0 for v in info["data_offsets"])):
-            raise ValueError(f"malformed entry for tensor {str(name)[:60]}")
-    return 8 + size, header
-
-
-def _mapped_tensors(path: Path, header: dict, data: int, names) -> dict:
-    """The float32 tensors ``names`` as read-only views of the file mapped into memory: the bytes of the file,
-    reinterpreted (little-endian float32, as safetensors stores "F32"), nothing read until used and nothing
-    copied (the caller widens what it needs; the 47 MB of word embeddings are paged in row by row)."""
-    mapped = np.memmap(path, dtype=np.uint8, mode="r")
-    out = {}
-    for name in names:
-        info = header[name]
-        begin, end = info["data_offsets"]
-        count = math.prod(info["shape"])
-        if info["dtype"] != "F32":
-            raise ModelUnavailable(f"unexpected tensor type: {name} is {info['dtype'][:10]}, expected F32")
-        if end - begin != 4 * count or data + end > len(mapped):
-            raise ModelUnavailable(f"cannot read the model files: tensor {name} has offsets {begin}..{end} for {count} floats")
-        out[name] = mapped[data + begin:data + end].view("<f4").reshape(info["shape"])
-    return out
-
-
 @lru_cache(maxsize=1)
 def load() -> Encoder:
     """The encoder from the installed package; :class:`ModelUnavailable` (one line) when it cannot be had."""
     directory = _directory()
     try:
+        from safetensors import safe_open
         from tokenizers import Tokenizer
     except ImportError as exc:
-        raise ModelUnavailable(f"reading the model needs tokenizers ({exc.name} is missing)") from None
-    weights_file = directory / "model.safetensors"
+        raise ModelUnavailable(f"reading the model needs safetensors and tokenizers ({exc.name} is missing)") from None
     try:
         config = json.loads((directory / "config.json").read_text())
-        data, header = _safetensors_header(weights_file)
+        # safetensors' lazy reader: the header first (shapes, types), a tensor read only when asked for
+        stored = safe_open(str(directory / "model.safetensors"), framework="numpy")
+        slices = {name: stored.get_slice(name) for name in stored.keys()}
+        shapes = {name: tuple(piece.get_shape()) for name, piece in slices.items()}
         tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
     except Exception as exc:  # a damaged install (missing file, bad header, bad JSON): one line, never a traceback
         raise ModelUnavailable(f"cannot read the model files in {directory}: {type(exc).__name__}: {str(exc)[:120]}") from None
     if not isinstance(config, dict):
         raise ModelUnavailable("config.json is not an object")
-    check_architecture(config, {k: info["shape"] for k, info in header.items()})
-    shapes = _weight_shapes()
+    check_architecture(config, shapes)  # before any tensor is read: a file of other shapes is refused unread
+    names = _weight_shapes()
+    for name in names:
+        if slices[name].get_dtype() != "F32":
+            raise ModelUnavailable(f"unexpected tensor type: {name} is {str(slices[name].get_dtype())[:10]}, expected F32")
     try:
-        raw = _mapped_tensors(weights_file, header, data, shapes)
-    except (OSError, ValueError) as exc:
+        raw = {name: stored.get_tensor(name) for name in names if name != WORD_EMBEDDINGS}
+        raw[WORD_EMBEDDINGS] = _Rows(slices[WORD_EMBEDDINGS])
+    except Exception as exc:
         raise ModelUnavailable(f"cannot read the model files in {directory}: {type(exc).__name__}: {str(exc)[:120]}") from None
     tokenizer.no_padding()  # one sentence at a time: no [PAD] columns to mask
     tokenizer.enable_truncation(MAX_TOKENS)
     # linear layers are stored (out, in) as torch keeps them; transposed once here so each product is x @ W
-    # (widened and transposed in one copy, straight from the mapped file).  The word embeddings (30522 rows)
-    # stay float32 and mapped: forward widens the rows a sentence uses, the same float64 values.
+    # (widened and transposed in one copy).  The word embeddings (30522 rows) stay in the file: forward reads
+    # and widens the rows a sentence uses, the same float64 values.
     return Encoder(_widened(raw), config, tokenizer, str(directory))
+
+
+class _Rows:
+    """The word embeddings (float32, as stored), read from the weights file a row at a time through
+    safetensors' slices: ``rows[ids]`` is the array of the rows ``ids``.  A sentence uses a few of the
+    30522 rows; reading all 47 MB took longer than the rest of a forward pass."""
+
+    dtype = np.dtype(np.float32)
+
+    def __init__(self, piece) -> None:
+        self.piece, self.shape = piece, tuple(piece.get_shape())
+
+    def __getitem__(self, ids) -> np.ndarray:
+        return np.concatenate([self.piece[int(i):int(i) + 1] for i in ids]).reshape(len(ids), self.shape[1])
 
 
 def _widened(raw: dict) -> dict:

@@ -121,25 +121,6 @@ def test_gelu_uses_scipys_own_erf_without_importing_scipy_special():
     assert np.array_equal(encoder.gelu(x), 0.5 * x * (1.0 + erf(x / math.sqrt(2.0))))
 
 
-def test_the_weights_are_the_files_bytes_mapped(tmp_path):
-    """encoder reads a safetensors file by mapping it: the arrays equal safetensors' own reading bit for bit."""
-    from safetensors.numpy import load_file, save_file
-
-    rng = np.random.default_rng(1)
-    tensors = {"a": rng.normal(size=(3, 5)).astype(np.float32), "b": rng.normal(size=(7,)).astype(np.float32),
-               "ids": np.arange(4, dtype=np.int64).reshape(1, 4)}
-    path = tmp_path / "model.safetensors"
-    save_file(tensors, str(path), metadata={"format": "np"})
-    data, header = encoder._safetensors_header(path)
-    assert set(header) == {"a", "b", "ids"} and header["a"]["shape"] == [3, 5]
-    mapped = encoder._mapped_tensors(path, header, data, ["a", "b"])
-    reference = load_file(str(path))
-    for name in ("a", "b"):
-        assert mapped[name].dtype == np.float32 and mapped[name].tobytes() == reference[name].tobytes()
-    with pytest.raises(encoder.ModelUnavailable, match="ids is I64, expected F32"):
-        encoder._mapped_tensors(path, header, data, ["ids"])
-
-
 def test_the_widened_weights_are_each_tensors_own_float64_array(model, raw):
     """Each weight, a block of one buffer, holds what its own float64 array would: the same values (bit for
     bit), the same shape and a C-ordered layout; the encoder's linear weights transposed to (in, out)."""
@@ -153,28 +134,42 @@ def test_the_widened_weights_are_each_tensors_own_float64_array(model, raw):
     assert model.weights[encoder.WORD_EMBEDDINGS].dtype == np.float32
 
 
-@pytest.mark.parametrize("damage", ["short", "length", "not an object", "bad entry", "offsets", "size"])
-def test_a_hostile_weights_header_is_refused(tmp_path, damage):
-    good = {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}}
-    body = bytes(16)
-    if damage == "not an object":
-        good = [1, 2]
-    elif damage == "bad entry":
-        good["w"]["shape"] = [2, -2]
-    elif damage == "offsets":
-        good["w"]["data_offsets"] = [0, 1 << 40]
-    elif damage == "size":
-        good["w"]["data_offsets"] = [0, 12]
-    text = json.dumps(good).encode()
-    raw = (len(text) + (1 << 30 if damage == "length" else 0)).to_bytes(8, "little") + text + body
+@pytest.mark.parametrize("damage", ["short", "length", "not JSON", "offsets", "type", "shape"])
+def test_a_damaged_weights_file_is_refused_in_one_line(model, tmp_path, monkeypatch, damage):
+    """The model's folder with its weights file damaged: ``load`` says why in one line, never a traceback,
+    and reads no tensor of a file whose shapes are not the architecture's."""
+    from safetensors.numpy import save_file
+
+    for name in ("config.json", "tokenizer.json"):
+        (tmp_path / name).write_bytes(open(os.path.join(model.directory, name), "rb").read())
     path = tmp_path / "model.safetensors"
-    path.write_bytes(raw[:5] if damage == "short" else raw)
-    with pytest.raises((ValueError, encoder.ModelUnavailable)) as caught:
-        data, header = encoder._safetensors_header(path)
-        encoder._mapped_tensors(path, header, data, ["w"])
-    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
-
-
+    if damage in ("type", "shape"):
+        shapes = encoder._weight_shapes()
+        tensors = {k: np.zeros((1,) * len(v), dtype=np.float32) for k, v in shapes.items()}  # shapes not the architecture's
+        if damage == "type":
+            tensors = {k: np.zeros(v, dtype=np.float64 if k == encoder.WORD_EMBEDDINGS else np.float32) for k, v in shapes.items()}
+        save_file(tensors, str(path))
+    else:
+        header = json.dumps({"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 1 << 40 if damage == "offsets" else 16]}}).encode()
+        if damage == "not JSON":
+            header = b"{" * len(header)
+        raw = (len(header) + (1 << 30 if damage == "length" else 0)).to_bytes(8, "little") + header + bytes(16)
+        path.write_bytes(raw[:5] if damage == "short" else raw)
+    monkeypatch.setattr(encoder, "_directory", lambda: tmp_path)
+    encoder.load.cache_clear()
+    try:
+        with pytest.raises(encoder.ModelUnavailable) as caught:
+            encoder.load()
+    finally:
+        encoder.load.cache_clear()
+    said = str(caught.value)
+    assert "\n" not in said and len(said) < 300
+    if damage == "type":
+        assert said == f"unexpected tensor type: {encoder.WORD_EMBEDDINGS} is F64, expected F32"
+    elif damage == "shape":
+        assert said.startswith("unexpected architecture: tensor ")
+    else:
+        assert said.startswith(f"cannot read the model files in {tmp_path}: ")
 def test_architecture_is_checked(model, raw):
     shapes = {k: v.shape for k, v in raw.items()}
     encoder.check_architecture(model.config, shapes)  # the real one passes
