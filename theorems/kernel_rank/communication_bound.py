@@ -129,12 +129,12 @@ class CommunicationBound(Claim):
             raise ParameterError(f"m_fooling ({point['m_fooling']}) must be at most m_range ({point['m_range']})")
 
     def cost(self, point: dict) -> float:
-        # seconds on one core, measured by bench/estimates.py (0.62 s at the default, 1.18 s at n_max_m5 = 6,
-        # 1.60 s at 7): the closure walks each level's new functions (mostly the checker's: the claim's own
-        # closure, in numpy, is ~10x cheaper; ~1.6e-4 s per function of the last level at m = 5) and unions whole levels
-        # (~2e-5 s per function of every level); the rank of the last level's matrix ~3e-5 s per row
+        # seconds on one core, measured by bench/estimates.py (0.32-0.42 s at the default, 0.39 s at
+        # n_max_m5 = 6, 0.54 s at 7, after the checker's prefix-behaviours became bitwise): the closure in
+        # numpy and the checker's walk, ~2.5e-5 s per function of the last level at m = 5, and the unions
+        # of whole levels, ~1e-5 s per function of every level
         counts = known_counts(5, point["n_max_m5"])
-        m5 = 1.9e-4 * counts[-1] + 2e-5 * sum(counts)
+        m5 = 2.5e-5 * counts[-1] + 1e-5 * sum(counts)
         # the range table: binomial_beats_power walks s up to M/m with integers of ~s log2 M bits
         ranged = sum((comb(mm, mm // 2) // mm) ** 2 * 4.2e-9 for mm in range(2, point["m_range"] + 1))
         return m5 + 0.01 * point["n_max_m4"] + comb(point["m_fooling"], point["m_fooling"] // 2) ** 2 * 7e-7 + ranged + 0.05

@@ -263,7 +263,7 @@ class VisibleLaw(Claim):
         for r in range(1, point["r_max"] + 1):
             for b in point_betas(point):
                 n = {1: 1.4 * sqrt(b), 2: 0.9 * b, 3: 0.45 * b**1.5}[r]  # keys in the unit r-ball at spacing ~1.4, 1.9, 2.1 over sqrt(beta)
-                total += 0.008 + (1 + point["random"]) * 3.2e-6 * n * n + 6 * 2e-8 * n * n
+                total += 0.006 + (1 + point["random"]) * 1.4e-6 * n * n + 6 * 2e-8 * n * n
                 if point["dense"]:
                     nd = n * (float({1: 1.4, 2: 1.9, 3: 2.1}[r]) / float(point["dense"])) ** r
                     total += 2 * 2 * 3e-6 * nd * nd + 1e-8 * nd**3  # dense=1 (default betas): 13.5 s
