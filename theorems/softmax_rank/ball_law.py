@@ -332,7 +332,7 @@ class BallLaw(Claim):
         # gives 1.1), beta_max=1024 5.0 s (4.9), beta=1024 dense=0 3.9 s (4.0), fourier=1 7.3 s (7.2)
         total = 0.2
         for b in point_betas(point):
-            n = 3.7 * b / float(point["spacing"] or 2) ** 2 if point["d"] == 2 else 0.6 * b**1.5
+            n = 3.7 * b / float(point["spacing"] or 2) ** 2 if point["d"] == 2 else 0.4 * b**1.5  # d = 3: 10.8 s to beta 256
             total += 4.2e-6 * n * n  # the disk (all rows), the annulus (~n/4) and few unweighted rows; float bisections
             if point["fourier"] and point["d"] == 2:
                 total += 1.9e-5 * n * b * 4 * (1 + 4 * (point["dense"] and b <= point["dense_beta_max"]))  # n x #k arb rows, ~4 beta frequencies
