@@ -173,10 +173,8 @@ class _Rows:
     safetensors' slices: ``rows[ids]`` is the array of the rows ``ids``.  A sentence uses a few of the
     30522 rows; reading all 47 MB took longer than the rest of a forward pass."""
 
-    dtype = np.dtype(np.float32)
-
     def __init__(self, piece) -> None:
-        self.piece, self.shape = piece, tuple(piece.get_shape())
+        self.piece, self.shape, self.dtype = piece, tuple(piece.get_shape()), np.dtype(np.float32)
 
     def __getitem__(self, ids) -> np.ndarray:
         return np.concatenate([self.piece[int(i):int(i) + 1] for i in ids]).reshape(len(ids), self.shape[1])
