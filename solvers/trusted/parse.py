@@ -80,10 +80,12 @@ def _decode(text: str, floats: bool, parse_int):
     the text again with :func:`_integer`, which refuses it by name)."""
     hooks = {"object_pairs_hook": _pairs, "parse_float": _timing if floats else _float, "parse_constant": _constant}
     limit = getattr(sys, "get_int_max_str_digits", None)
-    if parse_int is not None or limit is None:  # an interpreter without the limit: every integer through the hook
+    if limit is None:  # an interpreter without the limit: every integer through the hook
         return json.loads(text, parse_int=parse_int or _integer, **hooks)
+    if parse_int is not None:
+        hooks["parse_int"] = parse_int
     previous = limit()
-    sys.set_int_max_str_digits(MAX_DIGITS)
+    sys.set_int_max_str_digits(MAX_DIGITS)  # also for the hook's int(): a lower limit of the interpreter's must not refuse first
     try:
         return json.loads(text, **hooks)
     finally:
@@ -103,15 +105,18 @@ def loads(raw: bytes, floats: bool = False):
     except UnicodeDecodeError as exc:
         raise Refused(f"not UTF-8 (byte {exc.start})") from None
     try:
-        value = _decode(text, floats, None)
+        try:
+            value = _decode(text, floats, None)
+        except ValueError as exc:
+            if isinstance(exc, (Refused, json.JSONDecodeError)):
+                raise
+            # an integer past the interpreter's digit limit: read again, to say which and how long (a frame
+            # deeper per integer, so this reading may meet the recursion limit where the first did not)
+            value = _decode(text, floats, _integer)
     except RecursionError:
         raise Refused(f"nesting deeper than {MAX_DEPTH}") from None
     except json.JSONDecodeError as exc:
         raise Refused(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except Refused:
-        raise
-    except ValueError:  # an integer past the interpreter's digit limit: read again, to say which and how long
-        value = _decode(text, floats, _integer)
     if _depth(value) > MAX_DEPTH:
         raise Refused(f"nesting deeper than {MAX_DEPTH}")
     return value

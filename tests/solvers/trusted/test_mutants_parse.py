@@ -7,6 +7,7 @@ documented: a value *at* the limit is read, one past it is refused.
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -43,6 +44,33 @@ def test_integers_of_exactly_max_digits_are_read_one_more_is_refused(sign):
     with pytest.raises(Refused) as caught:
         parse.loads(f"[{over}]".encode())
     assert str(caught.value) == f"an integer of {len(over)} digits (at most {parse.MAX_DIGITS})"
+
+
+def test_deep_nesting_before_a_long_integer_is_refused_never_a_recursion_error():
+    """A long integer makes the text be read again, an integer at a time through a Python hook (one
+    frame deeper than the decoder's own reading): nesting the first reading just survived must be
+    refused by the second too, at every depth up to the interpreter's recursion limit."""
+    long = "9" * (parse.MAX_DIGITS + 1)
+    for depth in range(100, sys.getrecursionlimit() + 10):
+        with pytest.raises(Refused):
+            parse.loads(("[" * depth + "0" + "]" * depth + "," + long).join("[]").encode())
+
+
+def test_integers_up_to_max_digits_are_read_whatever_the_interpreters_own_digit_limit(monkeypatch):
+    """Under a lower limit (PYTHONINTMAXSTRDIGITS=640) a long integer's refusal still names it, and the
+    limit is as it was afterwards."""
+    at = "9" * parse.MAX_DIGITS
+    expected = [int(at)]
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        assert parse.loads(f"[{at}]".encode()) == expected
+        with pytest.raises(Refused) as caught:
+            parse.loads(f"[{at}, 9{at}]".encode())
+        assert str(caught.value) == f"an integer of {parse.MAX_DIGITS + 1} digits (at most {parse.MAX_DIGITS})"
+        assert sys.get_int_max_str_digits() == 640
+    finally:
+        sys.set_int_max_str_digits(before)
 
 
 def test_a_float_reason_quotes_at_most_40_characters():
