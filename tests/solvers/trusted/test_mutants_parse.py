@@ -73,6 +73,19 @@ def test_integers_up_to_max_digits_are_read_whatever_the_interpreters_own_digit_
         sys.set_int_max_str_digits(before)
 
 
+DEFAULT_LIMIT = getattr(sys, "get_int_max_str_digits", lambda: None)()  # None: an interpreter without the limit
+
+
+def test_a_long_integer_after_others_is_named_by_its_own_length():
+    """The decoder reads integers itself; a file past the digit limit is read again through the hook, which
+    passes every shorter integer (one of exactly MAX_DIGITS too) and names the first one over."""
+    at, over = "9" * parse.MAX_DIGITS, "-" + "9" * (parse.MAX_DIGITS + 1)
+    with pytest.raises(Refused) as caught:
+        parse.loads(f'[1, {at}, {{"k": {over}}}]'.encode())
+    assert str(caught.value) == f"an integer of {len(over)} digits (at most {parse.MAX_DIGITS})"
+    assert getattr(sys, "get_int_max_str_digits", lambda: None)() == DEFAULT_LIMIT  # the interpreter's limit is restored
+
+
 def test_a_float_reason_quotes_at_most_40_characters():
     text = "1." + "2" * 60
     with pytest.raises(Refused) as caught:
