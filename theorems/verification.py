@@ -356,14 +356,21 @@ def _binding_main(argv: list[str]) -> int:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    failed = False
-    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
+    failed, fork, unanswered = False, multiprocessing.get_context("fork"), []
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=fork) as pool:
         futures = [pool.submit(_bind_one, item) for item in items]
-        for future in futures:
+        for item, future in zip(items, futures):
             try:
                 print(json.dumps(future.result()), flush=True)
-            except Exception:  # its worker died (killed, out of memory): no answer for it
-                failed = True
+            except Exception:  # a worker died (killed, out of memory): the pool fails every outcome it had not answered
+                unanswered.append(item)
+    for item in unanswered:  # so each is bound again alone: only one whose binding ends its own process goes unanswered
+        with ProcessPoolExecutor(1, mp_context=fork) as alone:
+            try:
+                answer = alone.submit(_bind_one, item).result()
+            except Exception:
+                answer, failed = [item[0], False, "the binding's process stopped early (killed, or out of memory)"], True
+        print(json.dumps(answer), flush=True)
     return int(failed)
 
 

@@ -795,6 +795,22 @@ def test_a_plugin_is_imported_only_after_stage_1_has_read_every_file(outcomes, t
     assert read(path) == {}  # the plugin did run, after the checker had read the file
 
 
+@pytest.mark.parametrize("death", ["os._exit(7)", "os.kill(os.getpid(), 9)"])
+def test_a_binding_worker_that_dies_fails_only_its_own_outcome(outcomes, tmp_path, monkeypatch, death):
+    """A plugin makes three_token_lower_bound's binding end its worker process: that outcome fails in one
+    line, every other is still bound (a dead worker breaks the whole pool, failing what it had not answered)."""
+    root, _ = copy(outcomes, tmp_path, T3, R1, ROW, DU)
+    write(tmp_path / "dying_binding.py", "import os\nimport theorems.kernel_rank.three_token_lower_bound as m\n"
+          f"type(m.CLAIM).cost = lambda self, point: {death}\nCLAIMS = []\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ATTNPROOF_CLAIMS", "dying_binding")
+    finished, result = bounded(lambda: [[o.claim, o.bound, o.binding] for o in verification.verify([root], jobs=2).outcomes], 60)
+    assert finished and not isinstance(result, dict), result
+    bindings = {claim: (bound, why) for claim, bound, why in result}
+    assert bindings.pop(T3) == (False, "the binding's process stopped early (killed, or out of memory)")
+    assert all(bound for bound, _ in bindings.values()) and len(bindings) == 3, bindings
+
+
 @pytest.mark.parametrize("plugin", ["missing", "duplicate"])
 def test_a_broken_plugin_environment_gives_a_reason_not_a_traceback(outcomes, tmp_path, plugin):
     root, _ = copy(outcomes, tmp_path, T3)
