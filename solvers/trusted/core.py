@@ -66,7 +66,7 @@ def fmpq_matrix(M: list[list[Fraction]]) -> "flint.fmpq_mat":
 _RATIONAL = re.compile(r"-?[0-9]{1,%d}(/[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS))
 
 
-_SMALL = {i: Fraction(i) for i in range(-1024, 1025)}  # shared, as a Fraction is immutable: most table entries
+_SMALL: dict[int, Fraction] = {}  # |i| <= 1024, filled as read: a Fraction is immutable, so one serves every equal entry
 
 
 def rational(value, name: str = "number") -> Fraction:
@@ -74,7 +74,11 @@ def rational(value, name: str = "number") -> Fraction:
     # the reader of every number in every table: messages are built only on failure
     if type(value) is int:
         small = _SMALL.get(value)
-        return Fraction(value) if small is None else small
+        if small is None:
+            small = Fraction(value)
+            if -1024 <= value <= 1024:
+                _SMALL[value] = small
+        return small
     if isinstance(value, int) and not isinstance(value, bool):
         return Fraction(value)
     if not (isinstance(value, str) and _RATIONAL.fullmatch(value) is not None):
