@@ -319,6 +319,21 @@ def _bind_one(item: list) -> list:
         return [path, False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}"]
 
 
+def _worker_start(parent: int) -> None:
+    """A binding worker is sent SIGTERM when the binding process dies (on Linux): killed by verify when it
+    is interrupted, it must not leave its workers waiting for work that never comes."""
+    import signal
+
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (ImportError, OSError, AttributeError):
+        pass  # elsewhere the pool's own clean-up stops them
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(1)
+
+
 def _warm() -> None:
     """The libraries every binding needs (sympy renders statements, numpy runs searches), loaded while
     stage 1 still runs.  Libraries only: no claim or plugin is imported before the request arrives."""
@@ -357,7 +372,7 @@ def _binding_main(argv: list[str]) -> int:
     from concurrent.futures import ProcessPoolExecutor
 
     failed, fork, unanswered = False, multiprocessing.get_context("fork"), []
-    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=fork) as pool:
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=fork, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(_bind_one, item) for item in items]
         for item, future in zip(items, futures):
             try:
@@ -365,7 +380,7 @@ def _binding_main(argv: list[str]) -> int:
             except Exception:  # a worker died (killed, out of memory): the pool fails every outcome it had not answered
                 unanswered.append(item)
     for item in unanswered:  # so each is bound again alone: only one whose binding ends its own process goes unanswered
-        with ProcessPoolExecutor(1, mp_context=fork) as alone:
+        with ProcessPoolExecutor(1, mp_context=fork, initializer=_worker_start, initargs=(os.getpid(),)) as alone:
             try:
                 answer = alone.submit(_bind_one, item).result()
             except Exception:

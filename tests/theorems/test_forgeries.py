@@ -811,6 +811,66 @@ def test_a_binding_worker_that_dies_fails_only_its_own_outcome(outcomes, tmp_pat
     assert all(bound for bound, _ in bindings.values()) and len(bindings) == 3, bindings
 
 
+def _children(pid: int) -> set[int]:
+    """The live (not zombie) processes whose parent is ``pid``."""
+    found = set()
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat") as handle:
+                fields = handle.read().rpartition(")")[2].split()
+        except (OSError, ValueError):
+            continue
+        if fields[1] == str(pid) and fields[0] != "Z":
+            found.add(int(name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc") or not sys.platform.startswith("linux"), reason="reads /proc; the death signal is Linux's")
+def test_the_binding_workers_end_with_the_binding_process(outcomes, tmp_path, monkeypatch):
+    """verify kills the binding process when it is interrupted (SIGINT to attnproof alone, an error):
+    its forked workers, busy with a long binding, must not be left behind waiting for work forever."""
+    root, points = copy(outcomes, tmp_path, T3, ROW)
+    write(tmp_path / "slow_binding.py", "import time\nimport theorems.kernel_rank.three_token_lower_bound as m\n"
+          "type(m.CLAIM).cost = lambda self, point: time.sleep(600) or 0.0\nCLAIMS = []\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ATTNPROOF_CLAIMS", "slow_binding")
+    binding, workers = verification.start_binding(2), set()
+    try:
+        request = [[os.path.join(p, "outcome.json"), claim, "verified", 1.0] for p, claim in zip(points, (T3, ROW))]
+        binding.stdin.write(json.dumps(request))
+        binding.stdin.close()
+        for _ in range(600):  # its two workers forked (the claims imported): at most a minute
+            workers = _children(binding.pid)
+            if len(workers) == 2:
+                break
+            time.sleep(0.1)
+        assert len(workers) == 2
+        time.sleep(1)  # the slow binding under way
+        binding.kill()
+        binding.wait()
+        for _ in range(100):
+            if not any(_alive(pid) for pid in workers):
+                break
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in workers)
+    finally:
+        binding.kill()
+        binding.wait()
+        for pid in workers:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 @pytest.mark.parametrize("plugin", ["missing", "duplicate"])
 def test_a_broken_plugin_environment_gives_a_reason_not_a_traceback(outcomes, tmp_path, plugin):
     root, _ = copy(outcomes, tmp_path, T3)
