@@ -179,8 +179,14 @@ def _seconds(path: str) -> float:
 def start_binding(jobs: int = JOBS) -> subprocess.Popen:
     """The stage 2 process, started while stage 1 runs: until it is sent the outcomes (after stage 1 has
     spoken) it only loads libraries (sympy, numpy), never a claim or a plugin."""
-    return subprocess.Popen([sys.executable, "-m", "theorems.verification", "--jobs", str(jobs)],
+    return subprocess.Popen([sys.executable, "-c", BIND_BOOT, "--jobs", str(jobs)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+# ``python -m`` would put the working directory first on the path, where a numpy.py (or json.py) there would
+# run while stage 1 reads; the registry adds that folder itself, with the plugins, after stage 1 and last
+BIND_BOOT = ("import sys\nif not getattr(sys.flags, 'safe_path', False): del sys.path[0]  # '' (the working directory)\n"
+             "import runpy; runpy.run_module('theorems.verification', run_name='__main__', alter_sys=True)")
 
 
 def run_binding(checks: list[OutcomeCheck], jobs: int = JOBS, process: subprocess.Popen | None = None) -> None:

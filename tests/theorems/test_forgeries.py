@@ -871,6 +871,21 @@ def test_the_binding_workers_end_with_the_binding_process(outcomes, tmp_path, mo
                 pass
 
 
+@pytest.mark.parametrize("library", ["numpy", "sympy", "json"])
+def test_a_module_in_the_working_directory_is_not_run_by_the_binding_while_stage_1_reads(outcomes, tmp_path, monkeypatch, library):
+    """The binding process starts with stage 1 and loads its libraries meanwhile: a file in the working
+    directory named like one of them (or like a standard module it imports) must not be run then, as a
+    plugin is not (the working directory joins the path with the plugins, after stage 1, and last)."""
+    root, [point] = copy(outcomes, tmp_path, T3)
+    path = cert(point, "03-rank-one-infeasible")
+    marker = tmp_path / "imported"
+    write(tmp_path / f"{library}.py", f"open({path!r}, 'w').write('{{}}')\nopen({str(marker)!r}, 'a').write('x')\n")
+    monkeypatch.chdir(tmp_path)
+    finished, result = bounded(lambda: [verification.verify([root]).ok], 60)
+    assert finished and result == [True], result
+    assert not marker.exists() and read(path) != {}
+
+
 @pytest.mark.parametrize("plugin", ["missing", "duplicate"])
 def test_a_broken_plugin_environment_gives_a_reason_not_a_traceback(outcomes, tmp_path, plugin):
     root, _ = copy(outcomes, tmp_path, T3)
