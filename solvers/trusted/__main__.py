@@ -130,7 +130,11 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
             try:
                 line, result, modules = answers[path].result()[path]
             except BrokenProcessPool:  # a worker killed (out of memory, a signal): the run stops, as it would alone
-                sys.exit(f"a checker worker stopped early (killed, or out of memory) on {path} or one of the {CHUNK - 1} checked with it")
+                # the broken pool fails every file not yet answered, whichever worker had it: which one was being
+                # checked is not known, only what was left unchecked
+                left = sum(1 for p in paths if answers[p].exception() is not None)
+                sys.exit(f"a checker worker stopped early (killed, or out of memory) with {left} file(s) unchecked, "
+                         f"{path} the first in file order (which one it was checking is not known)")
             loaded.update(modules)
             yield path, line, result
     finally:

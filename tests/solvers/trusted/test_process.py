@@ -168,6 +168,36 @@ def test_a_checker_interrupted_or_killed_leaves_no_worker_running(tmp_path, how)
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_mid_run_stops_the_run_in_one_line_that_blames_no_file_it_cannot_know(tmp_path):
+    """A dead worker breaks the whole pool: every file not yet answered fails at once, whichever worker had
+    it, and the largest files went first.  So the line says how many files were left unchecked, and names the
+    first of them in file order without saying it was the one being checked."""
+    import signal
+    from fractions import Fraction
+
+    m = 300  # about 0.1 s a certificate, as above
+    data = {"m": m, "lengths": [3], "kappa": [C.encode(Fraction(1, 4**s)) for s in range(m + 1)],
+            "value": [list(range(w + 1)) for w in range(m + 1)], "target": "min-ip", "tolerance": "1/2"}
+    for i in range(60):
+        write(tmp_path, f"{i:02}.cert.json", honest("score-statistic", data))
+    command = [sys.executable, "-I", "-S", "-c", verification.BOOT, os.pathsep.join(verification._search_path()),
+               "--jobs", "2", str(tmp_path)]
+    checker = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        checker.stdout.readline()  # the run has started
+        workers = [pid for pid in _session(checker.pid) if pid != checker.pid]
+        assert workers
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = checker.communicate(timeout=60)
+        assert checker.returncode == 1 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+        assert err.startswith("a checker worker stopped early (killed, or out of memory) with ") and " file(s) unchecked, " in err
+        assert "checked with it" not in err and "(which one it was checking is not known)" in err
+    finally:
+        for pid in _session(checker.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_the_binding_process_loads_no_claim_or_plugin_before_it_is_sent_the_outcomes():
     """What :func:`verification._warm` loads while stage 1 runs: libraries, never a claim module."""
     probe = "import sys, theorems.verification as v; v._warm(); print(' '.join(sys.modules))"
