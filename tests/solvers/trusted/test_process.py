@@ -132,6 +132,20 @@ def _session(sid: int) -> list[int]:
     return alive
 
 
+def slow_checker(folder) -> list[str]:
+    """60 certificates of about 0.1 s each written to ``folder`` (the softmax head at beta = ln 4,
+    test_evaluation.softmax_scores, at m = 300), and the command that checks them with two workers."""
+    from fractions import Fraction
+
+    m = 300
+    data = {"m": m, "lengths": [3], "kappa": [C.encode(Fraction(1, 4**s)) for s in range(m + 1)],
+            "value": [list(range(w + 1)) for w in range(m + 1)], "target": "min-ip", "tolerance": "1/2"}
+    for i in range(60):
+        write(folder, f"{i:02}.cert.json", honest("score-statistic", data))
+    return [sys.executable, "-I", "-S", "-c", verification.BOOT, os.pathsep.join(verification._search_path()),
+            "--jobs", "2", str(folder)]
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
 def test_a_checker_interrupted_or_killed_leaves_no_worker_running(tmp_path, how):
@@ -139,15 +153,8 @@ def test_a_checker_interrupted_or_killed_leaves_no_worker_running(tmp_path, how)
     kills it on Ctrl-C), the checker takes them with it: none is left holding its output open."""
     import signal
     import time
-    from fractions import Fraction
 
-    m = 300  # the softmax head at beta = ln 4 (test_evaluation.softmax_scores): about 0.1 s a certificate
-    data = {"m": m, "lengths": [3], "kappa": [C.encode(Fraction(1, 4**s)) for s in range(m + 1)],
-            "value": [list(range(w + 1)) for w in range(m + 1)], "target": "min-ip", "tolerance": "1/2"}
-    for i in range(60):
-        write(tmp_path, f"{i:02}.cert.json", honest("score-statistic", data))
-    command = [sys.executable, "-I", "-S", "-c", verification.BOOT, os.pathsep.join(verification._search_path()),
-               "--jobs", "2", str(tmp_path)]
+    command = slow_checker(tmp_path)
 
     def as_from_a_shell():  # SIGINT handled by default and unblocked, whatever this test process inherited
         signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -174,15 +181,8 @@ def test_a_worker_killed_mid_run_stops_the_run_in_one_line_that_blames_no_file_i
     it, and the largest files went first.  So the line says how many files were left unchecked, and names the
     first of them in file order without saying it was the one being checked."""
     import signal
-    from fractions import Fraction
 
-    m = 300  # about 0.1 s a certificate, as above
-    data = {"m": m, "lengths": [3], "kappa": [C.encode(Fraction(1, 4**s)) for s in range(m + 1)],
-            "value": [list(range(w + 1)) for w in range(m + 1)], "target": "min-ip", "tolerance": "1/2"}
-    for i in range(60):
-        write(tmp_path, f"{i:02}.cert.json", honest("score-statistic", data))
-    command = [sys.executable, "-I", "-S", "-c", verification.BOOT, os.pathsep.join(verification._search_path()),
-               "--jobs", "2", str(tmp_path)]
+    command = slow_checker(tmp_path)
     checker = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         checker.stdout.readline()  # the run has started
