@@ -213,8 +213,6 @@ class TokenwiseHead:
         # the same numbers, made into one Fraction per distinct entry (a Fraction sum per entry costs ~10x)
         integer_support = ([[(i, v.numerator) for i, v in row] for row in support]
                            if all(v.denominator == 1 for row in support for _, v in row) else None)
-        # each value with one nonzero entry (one-hot, scaled): a row is one product and one sum per entry
-        single = [row[0] for row in integer_support] if integer_support and all(len(row) == 1 for row in integer_support) else None
         made: dict[int, Fraction] = {}
         U = []
         for q in range(size):
@@ -223,10 +221,7 @@ class TokenwiseHead:
                 raise ValueError(f"a(q) has length {len(a)}, values have length {dim}")
             if integer_support is not None and b.denominator == 1 and {c.denominator for c in a} <= {1}:
                 ints, start = [c.numerator for c in a], b.numerator
-                if single is not None:
-                    row = [start + ints[i] * v for i, v in single]
-                else:
-                    row = [start + sum(ints[i] * v for i, v in pairs) for pairs in integer_support]
+                row = [start + sum(ints[i] * v for i, v in pairs) for pairs in integer_support]
                 U.append([made[v] if v in made else made.setdefault(v, Fraction(v)) for v in row])
             else:
                 U.append([sum((a[i] * v for i, v in support[x]), b) for x in range(size)])
