@@ -7,7 +7,8 @@ error — an unknown claim, a parameter outside its range, a request whose
 cost estimate exceeds the budget, an ``--out`` that is not an outcome folder
 or cannot be written, claims that cannot be registered (each refused before
 anything starts, in one line); 130 when interrupted (Ctrl-C), with nothing
-written.  No command prints a traceback.  See docs/cli.md.
+written.  No command prints a traceback (``check --debug`` prints those of claims whose
+code raised).  See docs/cli.md.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ import time
 from solvers import certificates  # solvers.parallel (multiprocessing) is imported by check alone
 from solvers.trusted.core import MAX_WORK
 from theorems import __version__
-from theorems.core import Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, get, registry
+from theorems.core import (
+    Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, error_words, get, raised, registry,
+)
 from theorems.store import CHECK_FORMAT, OutputError
+from theorems.terminal import format_seconds, printable  # rich is imported by terminal only when it draws
 
 DEFAULT_OUT = os.path.join("reports", "latest")
 LIST_FORMAT = "attnproof-list/1"  # the format of ``attnproof list --json``
@@ -117,14 +121,6 @@ def slug(point: dict, claim: Claim) -> str:
     return ",".join(changed).replace("/", "_") or "default"
 
 
-def format_seconds(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.1f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def sizes(claim: Claim, point: dict) -> dict:
     """The point's size parameters, as exact JSON values (what "covered" shows)."""
     return certificates.encode(claim.sizes(point))
@@ -137,20 +133,21 @@ def run_point(claim_id: str, point: dict, budget: float) -> object:
     """One task: check one claim at one point (module level, so workers can pickle it).
 
     A claim whose code fails (an exception, not a verdict) gives an ``unknown``
-    outcome saying so, "not established", never a traceback that ends the run.
+    outcome, "not established", with the error recorded (:func:`theorems.core.raised`:
+    its type, message and the claim's own ``file:line``; the traceback travels with
+    the outcome object for ``--debug``), never a traceback that ends the run.
     """
     claim = get(claim_id)
     start = time.monotonic()
     try:
         return claim.check(point, budget)
     except Exception as exc:
-        return not_established(claim, point, f"the check of {claim_id} stopped: {type(exc).__name__}: {str(exc)[:300]}",
-                               {"error": type(exc).__name__}, time.monotonic() - start)
+        return raised(claim, point, exc, time.monotonic() - start)
 
 
 def not_established(claim: Claim, point: dict, why: str, where: dict, seconds: float) -> object:
-    """An ``unknown`` outcome, "not established", for a point that has no verdict (its check
-    raised, or its worker died twice: ``where`` then holds ``{"lost": why}``)."""
+    """An ``unknown`` outcome, "not established", for a point that has no verdict because its
+    worker died twice (``where`` holds ``{"lost": why}``)."""
     evidence = Evidence(claim, point, Budget(None))
     evidence.fail(why, where)
     try:
@@ -221,10 +218,22 @@ def cmd_check(args) -> int:
                 store.write(args.out, [(claim.id, slug(point, claim), records[index], outcome.certificates)], relist=False)
                 meter.finished(k, outcome.seconds)
                 shown.finished(claim.id, slug(point, claim), outcome.status, outcome.seconds, meter.line())
-    finally:
-        # outcomes.json once, when the run ends or stops (remade per point, it cost the parent seconds of
-        # CPU beside the workers: every record read and written again at every point)
-        store.write_list(args.out)
+                if outcome.error:  # the claim's own code raised: said in one line now, the traceback with --debug
+                    shown.said(raised_line(claim.id, slug(point, claim), outcome.error, args.debug))
+                    if args.debug and outcome.traceback:
+                        shown.said(outcome.traceback.rstrip("\n"), newlines=True)
+    except BaseException:
+        # stopped (Ctrl-C, a scheduler that cannot be reached, a disk that filled up): outcomes.json remade
+        # for the points written so far, if any were; the stop itself, not this, is what the user is told
+        if os.path.isdir(args.out):
+            try:
+                store.write_list(args.out)
+            except OSError:
+                pass
+        raise
+    # outcomes.json once, when the run ends (remade per point, it cost the parent seconds of
+    # CPU beside the workers: every record read and written again at every point)
+    store.write_list(args.out)
     written = [(claim.id, slug(point, claim), record) for (claim, point, _), record in zip(plan, records)]
     if args.json:
         folders = [f"{claim_id}/{point}" for claim_id, point, _ in written]
@@ -236,11 +245,18 @@ def cmd_check(args) -> int:
         console.print(terminal.outcome_table(rows))
         kept = len(store.read_all(args.out))
         partial = sum(1 for r in records if (r.get("unknown") or {}) == {"why": "budget", "partial": True})
-        console.print(f"\n{len(records)} outcome(s) in {time.monotonic() - start:.1f} s; written to {args.out}, "
+        console.print(f"\n{len(records)} outcome(s) in {time.monotonic() - start:.1f} s; written to {printable(args.out)}, "
                       f"which holds {kept} outcome(s) in all"
                       + (f"; {partial} ran out of budget with some obligations discharged (partial, not verified)" if partial else ""),
-                      highlight=False, soft_wrap=True)
-    return 0 if all(r["status"] == r["expected"] for r in records) else 1
+                      highlight=False, soft_wrap=True, markup=False)
+    # as expected: the expected status, reached by a check whose code did not raise (whatever the claim expects)
+    return 0 if all(r["status"] == r["expected"] and not (r.get("unknown") or {}).get("error") for r in records) else 1
+
+
+def raised_line(claim_id: str, point: str, error: dict, debug: bool) -> str:
+    """The one line that says a claim's code raised (standard error, as the point finishes)."""
+    hint = "" if debug else "; --debug prints the traceback"
+    return printable(f"attnproof: {claim_id} [{point}]: the check raised {error_words(error)}: not established{hint}")
 
 
 # ------------------------------------------------------------------ verify
@@ -255,16 +271,16 @@ def cmd_verify(args) -> int:
             raise UsageError(f"no such file or folder: {path}")
     result = verification.verify(args.paths, args.max_work)
     if result.error:
-        print(f"attnproof: error: {result.error}", file=sys.stderr)
+        print(f"attnproof: error: {printable(result.error)}", file=sys.stderr)
         return 1
     if not result.certificates and not result.outcomes:
         raise UsageError(f"no certificates (*{CERT_SUFFIX}) or outcome.json under {', '.join(args.paths)}")
     for line in verification.lines(result, args.paths, details=args.details):
-        print(line)
+        print(printable(line))
     # claims that cannot be registered (read by the binding process): a usage error, as for check and report
     unregistered = next((o.binding for o in result.outcomes if "RegistrationError: " in o.binding), None)
     if unregistered:
-        print(f"attnproof: error: {unregistered.partition('RegistrationError: ')[2]}", file=sys.stderr)
+        print(f"attnproof: error: {printable(unregistered.partition('RegistrationError: ')[2])}", file=sys.stderr)
         return 2
     return 0 if result.ok else 1
 
@@ -290,7 +306,7 @@ def cmd_report(args) -> int:
             what = "does not exist" if not os.path.lexists(args.outcomes) else "holds no outcomes.json"
             raise UsageError(f"--outcomes {args.outcomes} {what}: give the folder of a check "
                              f"(attnproof check --out {args.outcomes} makes one)")
-        print(f"no outcomes in {args.outcomes}: running the default check first", file=sys.stderr)
+        print(printable(f"no outcomes in {args.outcomes}: running the default check first"), file=sys.stderr)
         cmd_check(build_parser().parse_args(["check", "--out", args.outcomes]))  # the report says what is not as expected
     try:
         written = report.build(args.outcomes, args.out)
@@ -298,10 +314,10 @@ def cmd_report(args) -> int:
         raise UsageError(str(exc)) from None
     loud = [e.id for e in written.entries if e.standing.loud]
     points = sum(len(e.points) for e in written.entries)
-    print(f"report of {len(written.entries)} claim(s), {points} outcome(s) from {args.outcomes}: "
-          f"{os.path.join(args.out, 'index.html')} (Markdown: {os.path.join(args.out, 'index.md')})")
+    print(printable(f"report of {len(written.entries)} claim(s), {points} outcome(s) from {args.outcomes}: "
+                    f"{os.path.join(args.out, 'index.html')} (Markdown: {os.path.join(args.out, 'index.md')})"))
     if loud:
-        print(f"not as expected, or not standing under verify: {', '.join(loud)}")
+        print(printable(f"not as expected, or not standing under verify: {', '.join(loud)}"))
     return 0 if written.as_expected else 1
 
 
@@ -347,7 +363,7 @@ def cmd_list(args) -> int:
     else:
         for r in rows:
             params = ", ".join(f"{k}={v['default']}" for k, v in r["parameters"].items())
-            print(f"{r['claim']:<44} {r['expected']:<9} {_stated_by(r)}  {r['title']}  [{params}]")
+            print(printable(f"{r['claim']:<44} {r['expected']:<9} {_stated_by(r)}  {r['title']}  [{params}]"))
     return 0
 
 
@@ -386,7 +402,7 @@ def cmd_new(args) -> int:
     cls = "".join(part.capitalize() for part in name.split("_") if part)
     os.makedirs(folder, exist_ok=True)
     certificates.write_atomic(path, template.format(module=name, cls=cls, title=title))
-    shown = os.path.relpath(path)
+    shown = printable(os.path.relpath(path))
     if os.path.realpath(folder) == os.path.realpath(os.path.join(project.root, registration.CONJECTURES_FOLDER)):
         print(f"wrote {shown} (registered: check, verify and report find every conjectures/*.py of the project {project.root})")
     else:
@@ -423,6 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--estimate", action="store_true", help="print each point's cost estimate and run nothing")
     p.add_argument("--force", action="store_true",
                    help="recompute points already done in --out with the same statement, parameters and code")
+    p.add_argument("--debug", action="store_true",
+                   help="print the traceback of a claim whose code raised (its outcome is not established either way)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("new", help="scaffold a conjecture module of your own")
@@ -474,7 +492,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        kept = " (the outcomes in the --out folder are kept; no point is half-written)" if args.command == "check" else ""
+        kept = ""
+        if args.command == "check" and not getattr(args, "estimate", False):
+            kept = (" (the outcomes in the --out folder are kept; no point is half-written)" if os.path.isdir(args.out)
+                    else f" (nothing was written: {printable(args.out)} was not made)")
         print(f"\nattnproof: interrupted{kept}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (`attnproof list | head`): stop quietly
@@ -486,7 +507,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_line(exc: Exception) -> str:
-    text = " ".join(str(exc).split())
+    text = printable(" ".join(str(exc).split()))
     return text if len(text) <= 600 else text[:600] + " ..."
 
 

@@ -315,9 +315,12 @@ class Outcome:
 
     ``unknown`` is None unless the status is unknown; then ``{"why", "partial"}``
     (why: "budget", "open", "undecided" or "not established"; partial: some
-    obligation was discharged).  ``discharged`` has one entry per obligation
-    of the claim at the point, ``{"side", "obligation", "certificate"}``, the
-    certificate a file name in the point folder or None.
+    obligation was discharged), and ``"error": {"type", "message", "where"}``
+    when the claim's own code raised (:func:`raised`).  ``discharged`` has one
+    entry per obligation of the claim at the point, ``{"side", "obligation",
+    "certificate"}``, the certificate a file name in the point folder or None.
+    ``traceback`` (the raised exception's, for ``check --debug``) travels with
+    the object only: it is no part of the outcome file.
     """
 
     claim: str
@@ -335,10 +338,17 @@ class Outcome:
     unknown: dict | None = None
     discharged: list = field(default_factory=list)
     made: dict = field(default_factory=made_now)
+    traceback: str = field(default="", repr=False)
 
     @property
     def as_expected(self) -> bool:
-        return self.status == self.expected
+        """The status the claim expects, reached by its check (a check whose code raised never is)."""
+        return self.status == self.expected and not self.error
+
+    @property
+    def error(self) -> dict | None:
+        """``{"type", "message", "where"}`` when the claim's code raised, else None."""
+        return (self.unknown or {}).get("error") if self.status == "unknown" else None
 
     @property
     def certificate_names(self) -> list[str]:
@@ -457,8 +467,12 @@ class Evidence:
         if self.budget.expired():
             raise OutOfBudget
 
-    def outcome(self, seconds: float, out_of_budget: bool = False) -> Outcome:
+    def outcome(self, seconds: float, out_of_budget: bool = False, error: dict | None = None) -> Outcome:
         """The verdict follows the obligations, never the search code's say-so.
+
+        ``error`` (:func:`error_record`): the claim's own code raised; the
+        outcome is ``unknown``, "not established", with the error beside the
+        why (``unknown.error``), whatever was certified before it.
 
         The status is the strongest the discharges earn, as ``attnproof verify``
         requires: ``refuted`` when a refutation obligation is discharged by an
@@ -484,7 +498,10 @@ class Evidence:
                 discharged.append({"side": side, "obligation": o.words, "certificate": name})
         partial = any(d["certificate"] for d in discharged)
         counterexample, unknown = None, None
-        if refuted_by:
+        if error is not None:  # the check's own code raised: it establishes nothing, either way
+            status, unknown = "unknown", "not established"
+            message = f"not established: the check of {self.claim.id} stopped: {error_words(error)}"
+        elif refuted_by:
             status = "refuted"
             message = self.failures[0][0] if self.failures else f"certified: {refuted_by[0].words}"
             counterexample = self.failures[0][1] if self.failures else None
@@ -518,9 +535,72 @@ class Evidence:
             counterexample=counterexample,
             statement=self.claim.statement_hash(),
             obligations=needed.to_json(),
-            unknown=None if unknown is None else {"why": unknown, "partial": partial},
+            unknown=None if unknown is None else {"why": unknown, "partial": partial, **({"error": error} if error else {})},
             discharged=discharged,
         )
+
+
+ERROR_MESSAGE_CHARS = 300  # of an exception's message, in the outcome file
+
+
+def error_record(exc: BaseException, claim: "Claim | None" = None) -> dict:
+    """What the outcome file says of an exception a claim's code raised: ``{"type", "message", "where"}``.
+
+    ``message`` is the exception's text on one line (at most ``ERROR_MESSAGE_CHARS``);
+    ``where`` is ``file:line`` of the innermost frame inside the claim's own module (the
+    modules of its class and of the classes it inherits from, other than this package's
+    ``Claim`` and ``Conjecture``), or of the innermost frame when none is; the file is
+    relative to the working directory when it lies inside it.
+    """
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ is not None else []
+    files = set()
+    for cls in type(claim).__mro__ if claim is not None else ():
+        module = sys.modules.get(cls.__module__)
+        if module is None or cls.__module__ in ("builtins", __name__, "theorems.api"):
+            continue
+        path = getattr(module, "__file__", None)
+        if path:
+            files.add(os.path.realpath(path))
+    ours = [f for f in frames if os.path.realpath(f.filename) in files]
+    frame = (ours or frames or [None])[-1]
+    where = ""
+    if frame is not None:
+        path = os.path.realpath(frame.filename)
+        relative = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else frame.filename
+        where = f"{relative}:{frame.lineno}"
+    text = " ".join(str(exc).split())
+    if len(text) > ERROR_MESSAGE_CHARS:
+        text = text[:ERROR_MESSAGE_CHARS] + " ..."
+    return {"type": type(exc).__name__, "message": text, "where": where}
+
+
+def error_words(error: dict) -> str:
+    """An error record in one line: ``ZeroDivisionError: division by zero (at conjectures/boom.py:17)``."""
+    said = f"{error.get('type', '?')}: {error['message']}" if error.get("message") else str(error.get("type", "?"))
+    return said + (f" (at {error['where']})" if error.get("where") else "")
+
+
+def raised(claim: "Claim", point: dict, exc: BaseException, seconds: float) -> Outcome:
+    """The outcome of a point whose check raised ``exc``: ``unknown``, "not established", the error recorded.
+
+    Nothing the check certified before it raised is kept (its code went wrong: what it would have
+    said is unknown); the obligations are stated as usual, and if even they cannot be, the outcome
+    lists none.  The traceback travels with the outcome object (``check --debug``).
+    """
+    import traceback
+
+    error = error_record(exc, claim)
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    try:
+        outcome = Evidence(claim, point, Budget(None)).outcome(seconds, error=error)
+    except Exception:  # not even the obligations can be stated
+        outcome = Outcome(claim=claim.id, status="unknown", expected=claim.expected, parameters=dict(point),
+                          seconds=seconds, message=f"not established: the check of {claim.id} stopped: {error_words(error)}",
+                          unknown={"why": "not established", "partial": False, "error": error})
+    outcome.traceback = text
+    return outcome
 
 
 # --------------------------------------------------------------------- claim
