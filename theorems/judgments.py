@@ -22,6 +22,8 @@ digits.  Pure: no import beyond the standard library.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from fractions import Fraction
 
 __all__ = ["words", "known"]
@@ -64,6 +66,13 @@ def _digest(value) -> str:
     if not (isinstance(value, str) and value.startswith("sha256:") and len(value) > 19):
         raise _Unknown
     return value[:19]
+
+
+def _data_digest(value) -> str:
+    """The checker's ``digest`` of data already in its canonical form (ints, ``"p/q"``), shortened: how
+    words name data too long to say (the cases of ``kernel-row-infeasible``)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def _ints(value) -> list[int]:
@@ -221,7 +230,7 @@ def _kernel_row_infeasible(j: dict) -> str:
         raise _Unknown
     order = f"; in {ordered} of them only with K[q,z] > K[q,q] for the case's order token(s) z" if ordered else ""
     return (f"no kernel row K[q,.] of the {family} family, with any readout row, has error < 1/2 on every sequence of "
-            f"exact length {_int(j['length'])} over the case's tokens and q, {where}{order}")
+            f"exact length {_int(j['length'])} over the case's tokens and q, {where}{order} (cases {_data_digest(cases)})")
 
 
 # ---------------------------------------------------------------- matrices
@@ -378,8 +387,6 @@ def _specific(judgment) -> str:
 
 def _generic(judgment) -> str:
     """Every field shown: ``name{field value, ...}`` (values as compact JSON, digests shortened)."""
-    import json
-
     if not isinstance(judgment, dict):
         return f"judgment {str(judgment)[:200]!r}"
 
