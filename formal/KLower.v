@@ -352,9 +352,9 @@ Lemma sumR_pos_ex {A} (f : A -> R) l :
   (forall x, In x l -> 0 <= f x) -> (exists a, In a l /\ 0 < f a) -> 0 < sumR (map f l).
 Proof. intros H (a & Ha & Hf); apply (sumR_pos f l a); assumption. Qed.
 
-(** Soundness, abstractly: if every row with a positive multiplier evaluates
-    > 0 and every listed [ψ] is >= 0, the checker's combination is no
-    contradiction... so a passing check means no such values exist. *)
+(** Soundness, abstractly: no values of the unknowns make every row of a
+    passing certificate > 0 and every listed [ψ] >= 0 (the combination would
+    be both 0 and > 0). *)
 Lemma check_sound_val c :
   check_rank_one_infeasible c = true ->
   (forall r, In r (rc_rows c) -> 0 < eval (match r with (s, _, sq) =>
@@ -542,3 +542,8 @@ Proof.
   intros Hc Ep <- <- m Hm. pose proof (check_rank_one_infeasible_sound c Hc m Hm) as H.
   rewrite Ep in H; exact H.
 Qed.
+
+(** The every-prefix reading ("final causal query", every prefix scored) has
+    the final position's rows, so K5 holds for it too. *)
+Corollary k5_lower_causal m n : (4 <= m)%nat -> (3 <= n)%nat -> ~ csolvable 1 m n.
+Proof. intros Hm Hn Hc. apply (k5_lower m n Hm Hn), csolvable_psolvable; [lia | exact Hc]. Qed.

@@ -10,8 +10,10 @@
       weights [k = κ(q,·) >= 0] and numerators [P = k U(q,·)] satisfying the
       strict rows lo/hi of every sequence ([solves_cone], [psolves_cone]);
     - restriction by zero padding ([solvable_restrict], [psolvable_restrict]),
-      tokenwise heads are positional heads ([solvable_psolvable]), and
-      monotonicity in the rank ([solvable_rank_mono], [psolvable_rank_mono]). *)
+      tokenwise heads are positional heads ([solvable_psolvable]),
+      monotonicity in the rank ([solvable_rank_mono], [psolvable_rank_mono]),
+      and the every-prefix reading has the final position's rows
+      ([csolvable_psolvable]). *)
 
 From Coq Require Import Reals List Lia Lra Bool.
 From AttnProof Require Import KDefs.
@@ -746,3 +748,14 @@ Qed.
 
 Theorem psolvable_rank_mono r r' m n : psolvable r m n -> (r <= r')%nat -> psolvable r' m n.
 Proof. intros [h Hh] Hr; exists (pos_head_widen r' h); apply psolves_rank_mono; assumption. Qed.
+
+(** ** The every-prefix reading has the final position's rows *)
+
+Theorem csolves_psolves {r} m n (h : pos_head r) : (1 <= n)%nat -> csolves m n h -> psolves m n h.
+Proof.
+  intros Hn [Hv Hs]; split; [apply Hv; lia|].
+  intros ctx q Hq Hc Hlen; apply Hs; auto; lia.
+Qed.
+
+Theorem csolvable_psolvable r m n : (1 <= n)%nat -> csolvable r m n -> psolvable r m n.
+Proof. intros Hn [h Hh]; exists h; apply csolves_psolves; assumption. Qed.
