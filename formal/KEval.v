@@ -1,1 +1,762 @@
-(* placeholder: filled in by its author *)
+(** * Paper K, the reflective evaluator: heads given by tables of exact rationals.
+
+    A *table head* over {0,1}^m is given by tables indexed by the token's
+    index (the token with index x is [tok m x = map (Nat.testbit x) (seq 0 m)],
+    coordinate 1 = bit 0, as in [theorems/attention.py]): feature tables
+    [Phi], [Psi] (2^m rows of r rationals) and a readout table [U]
+    (2^m x 2^m, [U[q][x]]).  It denotes the [head r] of KDefs with one-hot
+    values [v(x) = e_x], readout [a(q) = U[q]], [b = 0] ([table_head]), whose
+    output is [Σ_j κ(q,x_j) U[q][x_j] / Σ_j κ(q,x_j)] ([table_head_output]).
+    A *positional table head* ([pos_table_head], the Python kind
+    [rank-one-positional-witness]) has [φ = 1], [ψ_j(x) = Psi[j-1][x]] and
+    readout tables [U_j[q][x]], read through one-hot values over (position,
+    token) pairs.
+
+    [exhaustive_check] and [positional_check] evaluate such a head exactly on
+    every sequence (every ordered context, the query last), in integers: per
+    query row the kernel and readout rows are scaled to integers by the lcm of
+    their denominators (a positive factor that cancels in the ratio, as the
+    trusted Python checker does), and every scaled entry is re-checked against
+    the rational it stands for, so nothing about lcm's is trusted.  Their
+    soundness theorems ([exhaustive_sound], [positional_sound] and the
+    corollaries to [solvable], [psolvable], [csolvable]) are what the witness
+    files apply before [vm_compute].  [table_outputs] lists the exact output of
+    every sequence; [table_outputs_sound] ties it to [output] (the test that
+    compares the Coq model with the Python model reads it). *)
+
+From Coq Require Import Reals QArith Qreals ZArith List Lia Lra.
+From Bignums Require Import BigZ.
+From AttnProof Require Import KDefs.
+Import ListNotations.
+Open Scope R_scope.
+
+(** ** Tokens and their indices *)
+
+(** The index of a token, coordinate 1 = bit 0 (Python: the token as an int). *)
+Fixpoint idx (x : token) : nat :=
+  match x with
+  | [] => 0%nat
+  | b :: x' => ((if b then 1 else 0) + 2 * idx x')%nat
+  end.
+
+(** The token with index x (Python: the int x), coordinate 1 = bit 0. *)
+Definition tok (m x : nat) : token := map (Nat.testbit x) (seq 0 m).
+
+Lemma tok_S m x : tok (S m) x = Nat.odd x :: tok m (Nat.div2 x).
+Proof.
+  unfold tok. simpl. f_equal. rewrite <- seq_shift, map_map. reflexivity.
+Qed.
+
+Lemma idx_lt m x : is_token m x -> (idx x < 2 ^ m)%nat.
+Proof.
+  unfold is_token. revert m. induction x as [|b x IH]; intros m H; simpl in H; subst m; simpl.
+  - lia.
+  - specialize (IH (length x) eq_refl). destruct b; lia.
+Qed.
+
+Lemma tok_idx m x : is_token m x -> tok m (idx x) = x.
+Proof.
+  unfold is_token. revert m. induction x as [|b x IH]; intros m H; simpl in H; subst m.
+  - reflexivity.
+  - rewrite tok_S. destruct b; cbn [idx].
+    + replace (1 + 2 * idx x)%nat with (S (2 * idx x)) by lia.
+      rewrite Nat.div2_succ_double, (IH (length x) eq_refl). f_equal.
+      replace (S (2 * idx x)) with (1 + 2 * idx x)%nat by lia. rewrite Nat.odd_add_mul_2. reflexivity.
+    + replace (0 + 2 * idx x)%nat with (2 * idx x)%nat by lia.
+      rewrite Nat.div2_double, (IH (length x) eq_refl). f_equal. rewrite Nat.odd_mul, Nat.odd_2. reflexivity.
+Qed.
+
+Lemma tok_length m x : is_token m (tok m x).
+Proof. unfold is_token, tok. rewrite map_length, seq_length. reflexivity. Qed.
+
+Lemma idx_tok m x : (x < 2 ^ m)%nat -> idx (tok m x) = x.
+Proof.
+  revert x. induction m as [|m IH]; intros x Hx.
+  - simpl in Hx. simpl. lia.
+  - rewrite tok_S. simpl idx. rewrite IH.
+    + pose proof (Nat.div2_odd x) as E. destruct (Nat.odd x); simpl in *; lia.
+    + rewrite Nat.div2_div. apply Nat.div_lt_upper_bound; simpl in Hx; lia.
+Qed.
+
+(** ** Sums and rationals *)
+
+Definition sumZ (l : list Z) : Z := fold_right Z.add 0%Z l.
+
+Lemma IZR_sumZ {A} (f : A -> Z) l : IZR (sumZ (map f l)) = sumR (map (fun y => IZR (f y)) l).
+Proof. induction l; simpl; [reflexivity|]. rewrite plus_IZR, IHl. reflexivity. Qed.
+
+Lemma sumR_app l1 l2 : sumR (l1 ++ l2) = sumR l1 + sumR l2.
+Proof. induction l1; simpl; [ring|]. rewrite IHl1. ring. Qed.
+
+Lemma sumR_map_add {A} (f g : A -> R) l :
+  sumR (map (fun y => f y + g y) l) = sumR (map f l) + sumR (map g l).
+Proof. induction l; simpl; [ring|]. rewrite IHl. ring. Qed.
+
+Lemma sumR_map_scale {A} (c : R) (f : A -> R) l :
+  sumR (map (fun y => c * f y) l) = c * sumR (map f l).
+Proof. induction l; simpl; [ring|]. rewrite IHl. ring. Qed.
+
+Lemma sumR_map_ext {A} (f g : A -> R) l :
+  (forall y, In y l -> f y = g y) -> sumR (map f l) = sumR (map g l).
+Proof.
+  intros H. induction l; simpl; [reflexivity|].
+  rewrite H by (left; reflexivity). rewrite IHl by (intros; apply H; right; assumption). reflexivity.
+Qed.
+
+Lemma sumR_map_zero {A} (l : list A) : sumR (map (fun _ => 0) l) = 0.
+Proof. induction l; simpl; [reflexivity|]. rewrite IHl. ring. Qed.
+
+(** Entry i of a row of rationals, as a real (0 past the end). *)
+Definition QR (l : list Q) (i : nat) : R := Q2R (nth i l 0%Q).
+
+(** Row i of a table ([] past the end). *)
+Definition row {A} (M : list (list A)) (i : nat) : list A := nth i M [].
+
+(** The inner product of two rows, in Q. *)
+Fixpoint Qdot (a b : list Q) : Q :=
+  match a, b with
+  | x :: a', y :: b' => (x * y + Qdot a' b')%Q
+  | _, _ => 0%Q
+  end.
+
+Lemma dot_Qdot r a b : length a = r -> length b = r -> dot r (QR a) (QR b) = Q2R (Qdot a b).
+Proof.
+  revert r b. induction a as [|x a IH]; intros r b Ha Hb; destruct b as [|y b]; simpl in Ha, Hb; subst r;
+    try discriminate.
+  - unfold dot. simpl. unfold Q2R. simpl. field.
+  - unfold dot in *. simpl. rewrite <- seq_shift, map_map.
+    change (map (fun i => QR (x :: a) (S i) * QR (y :: b) (S i)) (seq 0 (length a)))
+      with (map (fun i => QR a i * QR b i) (seq 0 (length a))).
+    rewrite (IH (length a) b eq_refl) by (injection Hb; auto). rewrite Q2R_plus, Q2R_mult. reflexivity.
+Qed.
+
+Definition qnonneg (x : Q) : bool := (0 <=? Qnum x)%Z.
+Definition qpos (x : Q) : bool := (0 <? Qnum x)%Z.
+
+Lemma qnonneg_sound x : qnonneg x = true -> 0 <= Q2R x.
+Proof.
+  unfold qnonneg, Q2R. intros H. apply Z.leb_le in H. apply IZR_le in H.
+  apply Rmult_le_pos; [assumption|]. apply Rlt_le, Rinv_0_lt_compat, IZR_lt. reflexivity.
+Qed.
+
+Lemma qpos_sound x : qpos x = true -> 0 < Q2R x.
+Proof.
+  unfold qpos, Q2R. intros H. apply Z.ltb_lt in H. apply IZR_lt in H.
+  apply Rmult_lt_0_compat; [assumption|]. apply Rinv_0_lt_compat, IZR_lt. reflexivity.
+Qed.
+
+Lemma nonneg_table M : forallb (forallb qnonneg) M = true -> forall i j, 0 <= QR (row M i) j.
+Proof.
+  intros H i j. unfold QR, row.
+  destruct (Nat.lt_ge_cases i (length M)) as [Hi|Hi]; [|rewrite (nth_overflow M [] Hi); destruct j; unfold Q2R; simpl; lra].
+  assert (Hrow : forallb qnonneg (nth i M []) = true) by (rewrite forallb_forall in H; apply H, nth_In, Hi).
+  destruct (Nat.lt_ge_cases j (length (nth i M []))) as [Hj|Hj].
+  - apply qnonneg_sound. rewrite forallb_forall in Hrow. apply Hrow, nth_In, Hj.
+  - rewrite nth_overflow by assumption. unfold Q2R. simpl. lra.
+Qed.
+
+Lemma nth_map_lt {A B} (f : A -> B) l n d d' : (n < length l)%nat -> nth n (map f l) d' = f (nth n l d).
+Proof. intros H. rewrite (nth_indep _ _ (f d)) by (rewrite map_length; assumption). apply map_nth. Qed.
+
+(** ** Scaling a row of rationals to integers, checked entry by entry *)
+
+(** The lcm of the denominators (a positive multiple of each when the row is
+    nonempty; [scaled_ok] re-checks what is used). *)
+Definition scale (l : list Q) : Z := fold_right (fun k acc => Z.lcm (Zpos (Qden k)) acc) 1%Z l.
+
+Definition scaled (s : Z) (l : list Q) : list Z := map (fun k => (Qnum k * (s / Zpos (Qden k)))%Z) l.
+
+(** [z = s k] exactly, in integers. *)
+Definition scale_ok (s : Z) (k : Q) (z : Z) : bool := Z.eqb (z * Zpos (Qden k)) (s * Qnum k).
+
+Definition scaled_ok (s : Z) (l : list Q) : bool :=
+  (0 <? s)%Z && forallb (fun k => scale_ok s k (Qnum k * (s / Zpos (Qden k)))%Z) l.
+
+Lemma scale_ok_sound s k z : scale_ok s k z = true -> IZR z = IZR s * Q2R k.
+Proof.
+  unfold scale_ok, Q2R. intros H. apply Z.eqb_eq in H. apply (f_equal IZR) in H.
+  rewrite !mult_IZR in H.
+  assert (Hd : IZR (Zpos (Qden k)) <> 0) by (apply not_0_IZR; discriminate).
+  apply (Rmult_eq_reg_r (IZR (Zpos (Qden k)))); [|assumption].
+  rewrite H. field. assumption.
+Qed.
+
+Lemma scaled_ok_pos s l : scaled_ok s l = true -> 0 < IZR s.
+Proof. unfold scaled_ok. intros H. apply andb_prop in H as [H _]. apply Z.ltb_lt in H. apply IZR_lt, H. Qed.
+
+Lemma scaled_ok_nth s l i : scaled_ok s l = true -> (i < length l)%nat ->
+  IZR (nth i (scaled s l) 0%Z) = IZR s * Q2R (nth i l 0%Q).
+Proof.
+  unfold scaled_ok, scaled. intros H Hi. apply andb_prop in H as [_ H].
+  rewrite (nth_map_lt _ _ _ 0%Q) by assumption.
+  apply scale_ok_sound. rewrite forallb_forall in H. apply H, nth_In, Hi.
+Qed.
+
+Lemma scaled_length s l : length (scaled s l) = length l.
+Proof. apply map_length. Qed.
+
+(** ** The per-sequence test, in integers *)
+
+(** A row entry: (scaled kernel weight, scaled weight times readout, <x, q>). *)
+Definition qentry : Type := (Z * Z * nat)%type.
+Definition edflt : qentry := (0%Z, 0%Z, 0%nat).
+Definition ed (e : qentry) : Z := fst (fst e).
+Definition ep (e : qentry) : Z := snd (fst e).
+Definition et (e : qentry) : nat := snd e.
+
+(** With [y = p / d] ([d > 0]) and target t: "error < tol", or "error = 0" when
+    the tolerance is 0, as [error_bound] says. *)
+Definition leaf_ok (tol : Q) (d p : Z) (t : nat) : bool :=
+  (0 <? d)%Z &&
+  (let e := (p - Z.of_nat t * d)%Z in
+   if Z.eqb (Qnum tol) 0 then Z.eqb e 0 else Z.ltb (Zpos (Qden tol) * Z.abs e) (Qnum tol * d)).
+
+Lemma leaf_ok_sound tol d p t c D P :
+  leaf_ok tol d p t = true -> 0 < c -> IZR d = c * D -> IZR p = c * P ->
+  0 < D /\ error_bound (Q2R tol) (P / D - INR t).
+Proof.
+  unfold leaf_ok. intros H Hc Hd Hp. apply andb_prop in H as [Hpos H].
+  apply Z.ltb_lt, IZR_lt in Hpos. rewrite Hd in Hpos.
+  assert (HD : 0 < D) by (apply (Rmult_lt_reg_l c); lra).
+  split; [assumption|].
+  assert (He : P / D - INR t = IZR (p - Z.of_nat t * d) / IZR d).
+  { rewrite minus_IZR, mult_IZR, <- INR_IZR_INZ, Hd, Hp. field. lra. }
+  rewrite He. unfold error_bound.
+  destruct (Z.eqb_spec (Qnum tol) 0) as [H0|H0].
+  - left. apply Z.eqb_eq in H. rewrite H. unfold Q2R. rewrite H0. split; simpl; field.
+    + apply not_0_IZR. discriminate.
+    + rewrite Hd. apply Rgt_not_eq, Rlt_gt, Rmult_lt_0_compat; assumption.
+  - right. apply Z.ltb_lt, IZR_lt in H. rewrite !mult_IZR, abs_IZR in H.
+    assert (Hdp : 0 < IZR d) by (rewrite Hd; apply Rmult_lt_0_compat; assumption).
+    assert (Htd : 0 < IZR (Zpos (Qden tol))) by (apply IZR_lt; reflexivity).
+    unfold Rdiv. rewrite Rabs_mult, (Rabs_right (/ IZR d)) by (apply Rle_ge, Rlt_le, Rinv_0_lt_compat, Hdp).
+    unfold Q2R.
+    apply (Rmult_lt_reg_r (IZR d * IZR (Zpos (Qden tol)))); [apply Rmult_lt_0_compat; assumption|].
+    replace (Rabs (IZR (p - Z.of_nat t * d)) * / IZR d * (IZR d * IZR (Zpos (Qden tol))))
+      with (IZR (Zpos (Qden tol)) * Rabs (IZR (p - Z.of_nat t * d))) by (field; lra).
+    replace (IZR (Qnum tol) * / IZR (Zpos (Qden tol)) * (IZR d * IZR (Zpos (Qden tol))))
+      with (IZR (Qnum tol) * IZR d) by (field; lra).
+    assumption.
+Qed.
+
+(** Every context: one entry per position, taken from that position's row;
+    the accumulators start at the query's own entry. *)
+Fixpoint check_ctx (leaf : Z -> Z -> nat -> bool) (rows : list (list qentry)) (d p : Z) (t : nat) : bool :=
+  match rows with
+  | [] => leaf d p t
+  | r :: rows' => forallb (fun e => check_ctx leaf rows' (d + ed e) (p + ep e) (Nat.min (et e) t)) r
+  end.
+
+Lemma fold_min_swap a t l : fold_right Nat.min (Nat.min a t) l = Nat.min a (fold_right Nat.min t l).
+Proof. induction l; simpl; [reflexivity|]. rewrite IHl. lia. Qed.
+
+Lemma check_ctx_sound leaf rows d p t :
+  check_ctx leaf rows d p t = true ->
+  forall es, Forall2 (@In qentry) es rows ->
+  leaf (d + sumZ (map ed es))%Z (p + sumZ (map ep es))%Z (fold_right Nat.min t (map et es)) = true.
+Proof.
+  revert d p t. induction rows as [|r rows IH]; intros d p t H es Hes.
+  - inversion Hes; subst. simpl in *. rewrite !Z.add_0_r. assumption.
+  - inversion Hes as [|x l r' rows' Hx Hl]; subst. simpl in *.
+    rewrite forallb_forall in H. specialize (H _ Hx).
+    specialize (IH _ _ _ H _ Hl). rewrite fold_min_swap in IH.
+    replace (d + (ed x + sumZ (map ed r')))%Z with (d + ed x + sumZ (map ed r'))%Z by ring.
+    replace (p + (ep x + sumZ (map ep r')))%Z with (p + ep x + sumZ (map ep r'))%Z by ring.
+    assumption.
+Qed.
+
+Lemma Forall2_In_combine {A B C} (js : list A) (ctx : list B) (g : A -> B -> C) (rowf : A -> list C) :
+  length js = length ctx ->
+  (forall j x, In j js -> In x ctx -> In (g j x) (rowf j)) ->
+  Forall2 (@In C) (map (fun jx => g (fst jx) (snd jx)) (combine js ctx)) (map rowf js).
+Proof.
+  revert ctx. induction js as [|j js IH]; intros ctx Hl H; destruct ctx as [|x ctx]; simpl in *;
+    try discriminate; constructor.
+  - apply H; left; reflexivity.
+  - apply IH; [lia|]. intros; apply H; right; assumption.
+Qed.
+
+Lemma map_combine_snd {A B C} (f : B -> C) (js : list A) (ctx : list B) :
+  length js = length ctx -> map (fun jx => f (snd jx)) (combine js ctx) = map f ctx.
+Proof.
+  revert ctx. induction js; intros [|x ctx] H; simpl in *; try discriminate; [reflexivity|].
+  rewrite IHjs by lia. reflexivity.
+Qed.
+
+Lemma fold_min_target ctx q :
+  fold_right Nat.min (ip q q) (map (fun x => ip x q) ctx) = target ctx q.
+Proof. induction ctx; simpl; [reflexivity|]. rewrite IHctx. reflexivity. Qed.
+
+(** From the integer test at the end of a walk to the error bound on the
+    real ratio: [c] the (positive) scale of the row, [Y] the context. *)
+Lemma accumulate_sound {A} tol (c : R) (Y : list A) (ent : A -> qentry) (kap uu : A -> R)
+    (own : qentry) (k0 u0 : R) :
+  0 < c ->
+  (forall y, In y Y -> IZR (ed (ent y)) = c * kap y /\ IZR (ep (ent y)) = c * (kap y * uu y)) ->
+  IZR (ed own) = c * k0 -> IZR (ep own) = c * (k0 * u0) ->
+  leaf_ok tol (ed own + sumZ (map ed (map ent Y)))%Z (ep own + sumZ (map ep (map ent Y)))%Z
+          (fold_right Nat.min (et own) (map et (map ent Y))) = true ->
+  0 < sumR (map kap Y) + k0 /\
+  error_bound (Q2R tol) ((sumR (map (fun y => kap y * uu y) Y) + k0 * u0) / (sumR (map kap Y) + k0)
+                         - INR (fold_right Nat.min (et own) (map et (map ent Y)))).
+Proof.
+  intros Hc HY Hd Hp H. eapply leaf_ok_sound; [exact H|exact Hc|..].
+  - rewrite plus_IZR, map_map, IZR_sumZ, Hd.
+    rewrite (sumR_map_ext _ (fun y => c * kap y)) by (intros y Hy; apply HY, Hy).
+    rewrite sumR_map_scale. ring.
+  - rewrite plus_IZR, map_map, IZR_sumZ, Hp.
+    rewrite (sumR_map_ext _ (fun y => c * (kap y * uu y))) by (intros y Hy; apply HY, Hy).
+    rewrite sumR_map_scale. ring.
+Qed.
+
+(** ** One-hot values: the readout picks one entry *)
+
+Lemma sum_onehot (a : nat -> R) D k : (k < D)%nat ->
+  sumR (map (fun c => a c * (if Nat.eqb c k then 1 else 0)) (seq 0 D)) = a k.
+Proof.
+  induction D as [|D IH]; intros Hk; [lia|].
+  rewrite seq_S, map_app, sumR_app. simpl.
+  destruct (Nat.eq_dec k D) as [->|Hne].
+  - rewrite Nat.eqb_refl.
+    rewrite (sumR_map_ext _ (fun _ => 0)), sumR_map_zero; [ring|].
+    intros c Hc. apply in_seq in Hc. destruct (Nat.eqb_spec c D); [lia|ring].
+  - rewrite IH by lia. destruct (Nat.eqb_spec D k); [lia|ring].
+Qed.
+
+Lemma dot_onehot {A} D (a : nat -> R) (X : list A) (w : A -> R) (f : A -> nat) (den : R) :
+  (forall y, In y X -> (f y < D)%nat) ->
+  dot D a (fun c => sumR (map (fun y => w y * (if Nat.eqb c (f y) then 1 else 0)) X) / den)
+  = sumR (map (fun y => w y * a (f y)) X) / den.
+Proof.
+  unfold dot. intros HX. induction X as [|y X IH]; simpl.
+  - rewrite (sumR_map_ext _ (fun _ => 0)), sumR_map_zero; [unfold Rdiv; ring|]. intros; unfold Rdiv; ring.
+  - rewrite (sumR_map_ext _ (fun c => (w y / den) * (a c * (if Nat.eqb c (f y) then 1 else 0))
+                                    + a c * (sumR (map (fun y0 => w y0 * (if Nat.eqb c (f y0) then 1 else 0)) X) / den))).
+    + rewrite sumR_map_add, sumR_map_scale, sum_onehot by (apply HX; left; reflexivity).
+      rewrite IH by (intros; apply HX; right; assumption). unfold Rdiv. ring.
+    + intros c _. unfold Rdiv. ring.
+Qed.
+
+(** ** Table heads *)
+
+(** The feature rank of a feature table: the length of its first row. *)
+Definition rank_of (Phi : list (list Q)) : nat := length (hd [] Phi).
+
+(** The head of feature rank r given by tables: [φ(q) = Phi[q]], [ψ(x) =
+    Psi[x]], one-hot values [v(x) = e_x] (p = 2^m), readout [a(q) = U[q]],
+    [b = 0]. *)
+Definition table_head_r (r m : nat) (Phi Psi U : list (list Q)) : head r :=
+  Build_head r (fun q => QR (row Phi (idx q))) (fun x => QR (row Psi (idx x))) (2 ^ m)
+    (fun x k => if Nat.eqb k (idx x) then 1 else 0) (fun q => QR (row U (idx q))) (fun _ => 0).
+
+(** The same, at the rank of its feature table. *)
+Definition table_head (m : nat) (Phi Psi U : list (list Q)) : head (rank_of Phi) :=
+  table_head_r (rank_of Phi) m Phi Psi U.
+
+(** The output of a table head: [Σ_j κ(q,x_j) U[q][x_j] / Σ_j κ(q,x_j)]. *)
+Theorem table_head_output r m Phi Psi U ctx q :
+  is_token m q -> Forall (is_token m) ctx ->
+  output (table_head_r r m Phi Psi U) ctx q =
+  sumR (map (fun x => kernel (table_head_r r m Phi Psi U) q x * QR (row U (idx q)) (idx x)) (ctx ++ [q]))
+  / sumR (map (kernel (table_head_r r m Phi Psi U) q) (ctx ++ [q])).
+Proof.
+  intros Hq Hctx. unfold output. simpl vdim. simpl rb. rewrite Rplus_0_r.
+  apply (dot_onehot (2 ^ m) _ (ctx ++ [q]) _ idx).
+  intros y Hy. apply in_app_or in Hy as [Hy|[<-|[]]].
+  - apply idx_lt. rewrite Forall_forall in Hctx. apply Hctx, Hy.
+  - apply idx_lt, Hq.
+Qed.
+
+(** Dimensions, nonnegative features, [κ(q,q) > 0]: the head is [valid]. *)
+Definition table_valid (r m : nat) (Phi Psi U : list (list Q)) : bool :=
+  let N := (2 ^ m)%nat in
+  Nat.eqb (length Phi) N && Nat.eqb (length Psi) N && Nat.eqb (length U) N &&
+  forallb (fun l => Nat.eqb (length l) r) Phi && forallb (fun l => Nat.eqb (length l) r) Psi &&
+  forallb (fun l => Nat.eqb (length l) N) U &&
+  forallb (forallb qnonneg) Phi && forallb (forallb qnonneg) Psi &&
+  forallb (fun q => qpos (Qdot (row Phi q) (row Psi q))) (seq 0 N).
+
+Definition tokens (m : nat) : list token := map (tok m) (seq 0 (2 ^ m)).
+
+(** A query's row of entries: token x gives [(s κ', κ' u', <x, q>)] with
+    [κ'] the scaled kernel row and [u'] the readout row scaled by s. *)
+Definition entries (toks : list token) (tq : token) (s : Z) (kz uz : list Z) : list qentry :=
+  map (fun xku => ((s * fst (snd xku))%Z, (snd (snd xku) * fst (snd xku))%Z, ip (fst xku) tq))
+      (combine toks (combine kz uz)).
+
+Lemma entries_nth toks tq s kz uz x :
+  length kz = length toks -> length uz = length toks -> (x < length toks)%nat ->
+  nth x (entries toks tq s kz uz) edflt =
+  ((s * nth x kz 0)%Z, (nth x uz 0 * nth x kz 0)%Z, ip (nth x toks []) tq).
+Proof.
+  intros H1 H2 Hx. unfold entries.
+  rewrite (nth_map_lt _ _ _ (([] : token), (0%Z, 0%Z))) by (rewrite combine_length, combine_length; lia).
+  rewrite combine_nth by (rewrite combine_length; lia). rewrite combine_nth by lia. reflexivity.
+Qed.
+
+Lemma entries_length toks tq s kz uz :
+  length kz = length toks -> length uz = length toks -> length (entries toks tq s kz uz) = length toks.
+Proof. intros. unfold entries. rewrite map_length, !combine_length. lia. Qed.
+
+Lemma tokens_nth m x : (x < 2 ^ m)%nat -> nth x (tokens m) [] = tok m x.
+Proof. intros. unfold tokens. rewrite (nth_map_lt _ _ _ 0%nat) by (rewrite seq_length; assumption). rewrite seq_nth; auto. Qed.
+
+Lemma tokens_length m : length (tokens m) = (2 ^ m)%nat.
+Proof. unfold tokens. rewrite map_length, seq_length. reflexivity. Qed.
+
+Definition kernel_row (Phi Psi : list (list Q)) (q : nat) : list Q :=
+  map (fun ps => Qred (Qdot (row Phi q) ps)) Psi.
+
+(** Query q: every context of every length, in integers, given the scales
+    [L] (kernel row) and [sU] (readout row); the scales are checked, not trusted. *)
+Definition table_query_with (m : nat) (toks : list token) (lengths : list nat) (Phi Psi U : list (list Q))
+    (tol : Q) (q : nat) (L sU : Z) : bool :=
+  let krow := kernel_row Phi Psi q in
+  let urow := row U q in
+  scaled_ok L krow && scaled_ok sU urow &&
+  (let rw := entries toks (tok m q) sU (scaled L krow) (scaled sU urow) in
+   let own := nth q rw edflt in
+   forallb (fun n => check_ctx (leaf_ok tol) (map (fun _ => rw) (seq 1 (n - 1))) (ed own) (ep own) (et own))
+           lengths).
+
+Lemma forallb_seq f N i : forallb f (seq 0 N) = true -> (i < N)%nat -> f i = true.
+Proof. intros H Hi. rewrite forallb_forall in H. apply H, in_seq. lia. Qed.
+
+Lemma forallb_nth {A} f (l : list A) i d : forallb f l = true -> (i < length l)%nat -> f (nth i l d) = true.
+Proof. intros H Hi. rewrite forallb_forall in H. apply H, nth_In, Hi. Qed.
+
+Lemma table_valid_facts r m Phi Psi U : table_valid r m Phi Psi U = true ->
+  length Phi = (2 ^ m)%nat /\ length Psi = (2 ^ m)%nat /\ length U = (2 ^ m)%nat /\
+  (forall i, (i < 2 ^ m)%nat -> length (row Phi i) = r) /\
+  (forall i, (i < 2 ^ m)%nat -> length (row Psi i) = r) /\
+  (forall i, (i < 2 ^ m)%nat -> length (row U i) = (2 ^ m)%nat) /\
+  forallb (forallb qnonneg) Phi = true /\ forallb (forallb qnonneg) Psi = true /\
+  (forall q, (q < 2 ^ m)%nat -> qpos (Qdot (row Phi q) (row Psi q)) = true).
+Proof.
+  unfold table_valid. intros H. repeat rewrite andb_true_iff in H.
+  destruct H as [[[[[[[[H1 H2] H3] H4] H5] H6] H7] H8] H9].
+  apply Nat.eqb_eq in H1. apply Nat.eqb_eq in H2. apply Nat.eqb_eq in H3.
+  repeat split; try assumption.
+  - intros i Hi. apply Nat.eqb_eq. apply (forallb_nth (fun l => Nat.eqb (length l) r)); [assumption|lia].
+  - intros i Hi. apply Nat.eqb_eq. apply (forallb_nth (fun l => Nat.eqb (length l) r)); [assumption|lia].
+  - intros i Hi. apply Nat.eqb_eq. apply (forallb_nth (fun l => Nat.eqb (length l) (2 ^ m))); [assumption|lia].
+  - intros q Hq. apply (forallb_seq (fun q => qpos (Qdot (row Phi q) (row Psi q))) (2 ^ m)); assumption.
+Qed.
+
+Lemma table_kernel r m Phi Psi U q x :
+  table_valid r m Phi Psi U = true -> is_token m q -> is_token m x ->
+  kernel (table_head_r r m Phi Psi U) q x = Q2R (Qdot (row Phi (idx q)) (row Psi (idx x))).
+Proof.
+  intros H Hq Hx. apply table_valid_facts in H as (_ & _ & _ & H4 & H5 & _).
+  apply idx_lt in Hq. apply idx_lt in Hx.
+  unfold kernel. simpl. apply dot_Qdot; auto.
+Qed.
+
+Lemma table_valid_sound r m Phi Psi U :
+  table_valid r m Phi Psi U = true -> valid m (table_head_r r m Phi Psi U).
+Proof.
+  intros Hv. split.
+  - intros x i _ _. simpl. apply table_valid_facts in Hv as (_ & _ & _ & _ & _ & _ & H7 & H8 & _).
+    split; apply nonneg_table; assumption.
+  - intros q Hq. rewrite table_kernel by assumption.
+    apply table_valid_facts in Hv as (_ & _ & _ & _ & _ & _ & _ & _ & H9).
+    apply qpos_sound, H9, idx_lt, Hq.
+Qed.
+
+(** The integer walk is sound, whatever scales it was given. *)
+Lemma exhaustive_sound_core r m lengths Phi Psi U tol :
+  table_valid r m Phi Psi U = true ->
+  (forall q, (q < 2 ^ m)%nat -> exists L sU, table_query_with m (tokens m) lengths Phi Psi U tol q L sU = true) ->
+  forall n, In n lengths -> solves_within (Q2R tol) m n (table_head_r r m Phi Psi U).
+Proof.
+  intros Hv Hq n Hn.
+  split; [apply table_valid_sound, Hv|].
+  intros ctx q Htq Hctx Hlen.
+  pose proof (table_valid_facts _ _ _ _ _ Hv) as (HPhiN & HPsiN & HUN & HPhir & HPsir & HUrow & _).
+  pose proof (idx_lt _ _ Htq) as Hqi.
+  destruct (Hq _ Hqi) as (L & sU & Hqc). unfold table_query_with in Hqc.
+  set (krow := kernel_row Phi Psi (idx q)) in Hqc.
+  set (urow := row U (idx q)) in Hqc.
+  apply andb_prop in Hqc as [Hqc Hall]. apply andb_prop in Hqc as [HL HsU].
+  set (rw := entries (tokens m) (tok m (idx q)) sU (scaled L krow) (scaled sU urow)) in Hall.
+  assert (Hkl : length krow = (2 ^ m)%nat) by (unfold krow, kernel_row; rewrite map_length; assumption).
+  assert (Hul : length urow = (2 ^ m)%nat).
+  { apply HUrow, Hqi. }
+  (* the entry of a token *)
+  assert (Hent : forall x, is_token m x ->
+    IZR (ed (nth (idx x) rw edflt)) = IZR sU * IZR L * kernel (table_head_r r m Phi Psi U) q x /\
+    IZR (ep (nth (idx x) rw edflt)) = IZR sU * IZR L * (kernel (table_head_r r m Phi Psi U) q x * QR (row U (idx q)) (idx x)) /\
+    et (nth (idx x) rw edflt) = ip x q).
+  { intros x Hx. pose proof (idx_lt _ _ Hx) as Hxi.
+    unfold rw. rewrite entries_nth by (rewrite ?scaled_length, ?tokens_length; lia).
+    unfold ed, ep, et. simpl fst. simpl snd.
+    rewrite tokens_nth by assumption. rewrite !tok_idx by assumption.
+    rewrite !mult_IZR, !scaled_ok_nth by (assumption || lia).
+    unfold krow, kernel_row. rewrite (nth_map_lt _ _ _ []) by lia.
+    rewrite table_kernel by assumption.
+    rewrite (Qeq_eqR _ _ (Qred_correct _)). unfold QR. fold urow. unfold row.
+    repeat split; ring. }
+  assert (Hin : In n lengths) by assumption.
+  rewrite forallb_forall in Hall. specialize (Hall n Hn).
+  set (own := nth (idx q) rw edflt) in Hall.
+  set (Y := combine (seq 1 (n - 1)) ctx).
+  set (ent := fun jx : nat * token => nth (idx (snd jx)) rw edflt).
+  assert (HYl : length (seq 1 (n - 1)) = length ctx) by (rewrite seq_length; lia).
+  pose proof (check_ctx_sound _ _ _ _ _ Hall (map ent Y)) as Hleaf.
+  assert (HF : Forall2 (@In qentry) (map ent Y) (map (fun _ => rw) (seq 1 (n - 1)))).
+  { apply (Forall2_In_combine _ _ (fun _ x => nth (idx x) rw edflt) (fun _ => rw)); [assumption|].
+    intros j x _ Hx. apply nth_In. unfold rw. rewrite entries_length by (rewrite ?scaled_length, ?tokens_length; lia).
+    rewrite tokens_length. apply idx_lt. rewrite Forall_forall in Hctx. apply Hctx, Hx. }
+  specialize (Hleaf HF).
+  set (h := table_head_r r m Phi Psi U) in *.
+  assert (Hc : 0 < IZR sU * IZR L) by (apply Rmult_lt_0_compat; eapply scaled_ok_pos; eassumption).
+  destruct (Hent q Htq) as [Hd0 [Hp0 Ht0]].
+  pose proof (accumulate_sound tol _ Y ent (fun jx => kernel h q (snd jx)) (fun jx => QR (row U (idx q)) (idx (snd jx)))
+    own (kernel h q q) (QR (row U (idx q)) (idx q)) Hc) as Hacc.
+  destruct Hacc as [_ Herr].
+  - intros [j x] Hy. apply in_combine_r in Hy. rewrite Forall_forall in Hctx.
+    destruct (Hent x (Hctx x Hy)) as [A1 [A2 _]]. split; assumption.
+  - exact Hd0.
+  - exact Hp0.
+  - exact Hleaf.
+  - unfold h. rewrite table_head_output by assumption. fold h.
+    rewrite !map_app, !sumR_app. simpl.
+    replace (fold_right Nat.min (et own) (map et (map ent Y))) with (target ctx q) in Herr.
+    + unfold Y in Herr.
+      rewrite (map_combine_snd (fun x => kernel h q x)) in Herr by assumption.
+      rewrite (map_combine_snd (fun x => kernel h q x * QR (row U (idx q)) (idx x))) in Herr by assumption.
+      replace (sumR (map (fun x => kernel h q x * QR (row U (idx q)) (idx x)) ctx) + (kernel h q q * QR (row U (idx q)) (idx q) + 0))
+        with (sumR (map (fun x => kernel h q x * QR (row U (idx q)) (idx x)) ctx) + kernel h q q * QR (row U (idx q)) (idx q)) by ring.
+      replace (sumR (map (kernel h q) ctx) + (kernel h q q + 0)) with (sumR (map (kernel h q) ctx) + kernel h q q) by ring.
+      exact Herr.
+    + rewrite <- fold_min_target. unfold own. rewrite Ht0. rewrite map_map. unfold Y, ent.
+      rewrite (map_combine_snd (fun x => et (nth (idx x) rw edflt))) by assumption.
+      f_equal. apply map_ext_in. intros x Hx. rewrite Forall_forall in Hctx.
+      destruct (Hent x (Hctx x Hx)) as [_ [_ E]]. symmetry. exact E.
+Qed.
+
+(** ** The same walk in machine-word big integers (Bignums' [bigZ])
+
+    Kernel rows have entries of hundreds of bits once a row is scaled to
+    integers (m = 5, rank 3: about 400); [bigZ] computes on 63-bit machine
+    words under [vm_compute].  Each function below equals its [Z] twin above
+    through [BigZ.to_Z] ([BigZ.spec_add], [BigZ.spec_mul], ...), so the
+    soundness proof is the one of the [Z] walk. *)
+
+Definition qentryB : Type := (bigZ * bigZ * nat)%type.
+Definition edfltB : qentryB := (BigZ.zero, BigZ.zero, 0%nat).
+Definition toZe (e : qentryB) : qentry := (BigZ.to_Z (fst (fst e)), BigZ.to_Z (snd (fst e)), snd e).
+
+Definition scaleB (l : list Q) : bigZ :=
+  fold_right (fun k acc => BigZ.lcm (BigZ.of_Z (Zpos (Qden k))) acc) BigZ.one l.
+
+Definition scaledB (s : bigZ) (l : list Q) : list bigZ :=
+  map (fun k => BigZ.mul (BigZ.of_Z (Qnum k)) (BigZ.div s (BigZ.of_Z (Zpos (Qden k))))) l.
+
+Definition scaled_okB (s : bigZ) (l : list Q) : bool :=
+  BigZ.ltb BigZ.zero s &&
+  forallb (fun k => BigZ.eqb (BigZ.mul (BigZ.mul (BigZ.of_Z (Qnum k)) (BigZ.div s (BigZ.of_Z (Zpos (Qden k)))))
+                                        (BigZ.of_Z (Zpos (Qden k))))
+                             (BigZ.mul s (BigZ.of_Z (Qnum k)))) l.
+
+Definition leaf_okB (tol : Q) (d p : bigZ) (t : nat) : bool :=
+  BigZ.ltb BigZ.zero d &&
+  (let e := BigZ.sub p (BigZ.mul (BigZ.of_Z (Z.of_nat t)) d) in
+   if Z.eqb (Qnum tol) 0 then BigZ.eqb e BigZ.zero
+   else BigZ.ltb (BigZ.mul (BigZ.of_Z (Zpos (Qden tol))) (BigZ.abs e)) (BigZ.mul (BigZ.of_Z (Qnum tol)) d)).
+
+Fixpoint check_ctxB (leaf : bigZ -> bigZ -> nat -> bool) (rows : list (list qentryB)) (d p : bigZ) (t : nat) : bool :=
+  match rows with
+  | [] => leaf d p t
+  | r :: rows' => forallb (fun e => check_ctxB leaf rows' (BigZ.add d (fst (fst e))) (BigZ.add p (snd (fst e)))
+                                              (Nat.min (snd e) t)) r
+  end.
+
+Definition entriesB (toks : list token) (tq : token) (s : bigZ) (kz uz : list bigZ) : list qentryB :=
+  map (fun xku => (BigZ.mul s (fst (snd xku)), BigZ.mul (snd (snd xku)) (fst (snd xku)), ip (fst xku) tq))
+      (combine toks (combine kz uz)).
+
+Definition table_query_checkB (m : nat) (toks : list token) (lengths : list nat) (Phi Psi U : list (list Q))
+    (tol : Q) (q : nat) : bool :=
+  let krow := kernel_row Phi Psi q in
+  let urow := row U q in
+  let L := scaleB krow in
+  let sU := scaleB urow in
+  scaled_okB L krow && scaled_okB sU urow &&
+  (let rw := entriesB toks (tok m q) sU (scaledB L krow) (scaledB sU urow) in
+   let own := nth q rw edfltB in
+   forallb (fun n => check_ctxB (leaf_okB tol) (map (fun _ => rw) (seq 1 (n - 1))) (fst (fst own)) (snd (fst own)) (snd own))
+           lengths).
+
+Lemma forallb_ext {A} (f g : A -> bool) l : (forall x, f x = g x) -> forallb f l = forallb g l.
+Proof. intros H. induction l; simpl; [reflexivity|]. rewrite H, IHl. reflexivity. Qed.
+
+Lemma scaledB_spec s l : map BigZ.to_Z (scaledB s l) = scaled (BigZ.to_Z s) l.
+Proof.
+  unfold scaledB, scaled. rewrite map_map. apply map_ext. intros k.
+  rewrite BigZ.spec_mul, BigZ.spec_div, !BigZ.spec_of_Z. reflexivity.
+Qed.
+
+Lemma scaled_okB_spec s l : scaled_okB s l = scaled_ok (BigZ.to_Z s) l.
+Proof.
+  unfold scaled_okB, scaled_ok, scale_ok. rewrite BigZ.spec_ltb. f_equal.
+  apply forallb_ext. intros k. rewrite BigZ.spec_eqb, !BigZ.spec_mul, BigZ.spec_div, !BigZ.spec_of_Z. reflexivity.
+Qed.
+
+Lemma leaf_okB_spec tol d p t : leaf_okB tol d p t = leaf_ok tol (BigZ.to_Z d) (BigZ.to_Z p) t.
+Proof.
+  unfold leaf_okB, leaf_ok. rewrite BigZ.spec_ltb. f_equal.
+  destruct (Z.eqb (Qnum tol) 0).
+  - rewrite BigZ.spec_eqb, BigZ.spec_sub, BigZ.spec_mul, BigZ.spec_of_Z. reflexivity.
+  - rewrite BigZ.spec_ltb, !BigZ.spec_mul, BigZ.spec_abs, BigZ.spec_sub, BigZ.spec_mul, !BigZ.spec_of_Z. reflexivity.
+Qed.
+
+Lemma forallb_map {A B} (f : B -> bool) (g : A -> B) l : forallb f (map g l) = forallb (fun x => f (g x)) l.
+Proof. induction l; simpl; [reflexivity|]. rewrite IHl. reflexivity. Qed.
+
+Lemma check_ctxB_spec tol rows d p t :
+  check_ctxB (leaf_okB tol) rows d p t = check_ctx (leaf_ok tol) (map (map toZe) rows) (BigZ.to_Z d) (BigZ.to_Z p) t.
+Proof.
+  revert d p t. induction rows as [|r rows IH]; intros d p t; simpl.
+  - apply leaf_okB_spec.
+  - rewrite forallb_map. apply forallb_ext. intros e. rewrite IH, !BigZ.spec_add. reflexivity.
+Qed.
+
+Lemma combine_map {A B C D} (f : A -> C) (g : B -> D) l1 l2 :
+  combine (map f l1) (map g l2) = map (fun ab => (f (fst ab), g (snd ab))) (combine l1 l2).
+Proof. revert l2. induction l1; intros [|b l2]; simpl; try reflexivity. rewrite IHl1. reflexivity. Qed.
+
+Lemma entriesB_spec toks tq s kz uz :
+  map toZe (entriesB toks tq s kz uz) = entries toks tq (BigZ.to_Z s) (map BigZ.to_Z kz) (map BigZ.to_Z uz).
+Proof.
+  unfold entriesB, entries. revert kz uz. induction toks as [|x toks IH]; intros [|k kz] [|u uz]; simpl; try reflexivity.
+  f_equal.
+  - unfold toZe. simpl. rewrite !BigZ.spec_mul. reflexivity.
+  - apply IH.
+Qed.
+
+Lemma table_query_checkB_spec m toks lengths Phi Psi U tol q :
+  table_query_checkB m toks lengths Phi Psi U tol q =
+  table_query_with m toks lengths Phi Psi U tol q (BigZ.to_Z (scaleB (kernel_row Phi Psi q))) (BigZ.to_Z (scaleB (row U q))).
+Proof.
+  unfold table_query_checkB, table_query_with. rewrite !scaled_okB_spec. f_equal.
+  apply forallb_ext. intros n. rewrite check_ctxB_spec, map_map.
+  set (rw := entriesB _ _ _ _ _).
+  assert (E : map toZe rw = entries toks (tok m q) (BigZ.to_Z (scaleB (row U q)))
+      (scaled (BigZ.to_Z (scaleB (kernel_row Phi Psi q))) (kernel_row Phi Psi q))
+      (scaled (BigZ.to_Z (scaleB (row U q))) (row U q))).
+  { unfold rw. rewrite entriesB_spec, !scaledB_spec. reflexivity. }
+  rewrite <- E. change edflt with (toZe edfltB). rewrite map_nth. reflexivity.
+Qed.
+
+Definition exhaustive_check_r (r m : nat) (lengths : list nat) (Phi Psi U : list (list Q)) (tol : Q) : bool :=
+  table_valid r m Phi Psi U &&
+  (let toks := tokens m in forallb (table_query_checkB m toks lengths Phi Psi U tol) (seq 0 (2 ^ m))).
+
+(** The checker: every sequence of every length in [lengths] over {0,1}^m has
+    error within [tol] (strictly below, or exactly 0 when [tol] is 0). *)
+Definition exhaustive_check (m : nat) (lengths : list nat) (Phi Psi U : list (list Q)) (tol : Q) : bool :=
+  exhaustive_check_r (rank_of Phi) m lengths Phi Psi U tol.
+
+(** Soundness of the exhaustive check, at any rank r. *)
+Theorem exhaustive_sound_r r m lengths Phi Psi U tol :
+  exhaustive_check_r r m lengths Phi Psi U tol = true ->
+  forall n, In n lengths -> solves_within (Q2R tol) m n (table_head_r r m Phi Psi U).
+Proof.
+  unfold exhaustive_check_r. intros H. apply andb_prop in H as [Hv Hq].
+  apply exhaustive_sound_core; [assumption|]. intros q Hqi.
+  eexists. eexists. rewrite <- table_query_checkB_spec. apply (forallb_seq _ _ _ Hq Hqi).
+Qed.
+
+(** The soundness theorem: a passing check proves that the table head
+    solves every length of [lengths] within [tol]. *)
+Theorem exhaustive_sound m lengths Phi Psi U tol :
+  exhaustive_check m lengths Phi Psi U tol = true ->
+  forall n, In n lengths -> solves_within (Q2R tol) m n (table_head m Phi Psi U).
+Proof. apply exhaustive_sound_r. Qed.
+
+(** ** From tolerances to [solves] *)
+
+Lemma error_bound_mono t t' e : t <= t' -> error_bound t e -> error_bound t' e.
+Proof.
+  unfold error_bound. intros Ht [[-> ->]|H].
+  - destruct (Req_dec t' 0) as [->|Hne]; [left; split; reflexivity|].
+    right. rewrite Rabs_R0. lra.
+  - right. lra.
+Qed.
+
+Lemma solves_within_mono {r} t t' m n (h : head r) : t <= t' -> solves_within t m n h -> solves_within t' m n h.
+Proof.
+  intros Ht [Hv H]. split; [assumption|]. intros. eapply error_bound_mono; [eassumption|]. apply H; assumption.
+Qed.
+
+(** [solves] is [solves_within (1/2)]. *)
+Theorem solves_within_half {r} m n (h : head r) : solves_within (1/2) m n h <-> solves m n h.
+Proof.
+  unfold solves_within, solves, error_bound. split; intros [Hv H]; split; try assumption; intros ctx q Hq Hc Hl.
+  - destruct (H ctx q Hq Hc Hl) as [[Ht _]|Ht]; [lra|assumption].
+  - right. apply H; assumption.
+Qed.
+
+Lemma Q2R_half : Q2R (1 # 2) = 1 / 2.
+Proof. unfold Q2R. simpl. field. Qed.
+
+Lemma Qle_bool_Q2R x y : Qle_bool x y = true -> Q2R x <= Q2R y.
+Proof. intros H. apply Qle_Rle, Qle_bool_iff, H. Qed.
+
+(** The corollary for tolerance 1/2. *)
+Theorem exhaustive_solves m lengths Phi Psi U :
+  exhaustive_check m lengths Phi Psi U (1 # 2) = true ->
+  forall n, In n lengths -> solves m n (table_head m Phi Psi U).
+Proof.
+  intros H n Hn. apply solves_within_half. rewrite <- Q2R_half. apply (exhaustive_sound m lengths); assumption.
+Qed.
+
+(** What the witness files apply: rank, length and tolerance (at most 1/2)
+    are checked with the tables. *)
+Definition solvable_check (r m n : nat) (lengths : list nat) (Phi Psi U : list (list Q)) (tol : Q) : bool :=
+  Nat.eqb (rank_of Phi) r && existsb (Nat.eqb n) lengths && Qle_bool tol (1 # 2) &&
+  exhaustive_check m lengths Phi Psi U tol.
+
+Theorem exhaustive_solvable r m n lengths Phi Psi U tol :
+  solvable_check r m n lengths Phi Psi U tol = true -> solvable r m n.
+Proof.
+  unfold solvable_check, exhaustive_check. intros H.
+  repeat (apply andb_prop in H as [H ?]).
+  apply Nat.eqb_eq in H. subst r. apply existsb_exists in H2 as [n' [Hn' E]]. apply Nat.eqb_eq in E. subst n'.
+  exists (table_head_r (rank_of Phi) m Phi Psi U).
+  apply solves_within_half. apply (solves_within_mono (Q2R tol)).
+  - rewrite <- Q2R_half. apply Qle_bool_Q2R, H1.
+  - apply (exhaustive_sound_r _ _ lengths); assumption.
+Qed.
+
+(** The conjunction of [P n] over a list of lengths, as a reader writes it:
+    [all_lengths P [1; 2] = P 1 /\ P 2]. *)
+Fixpoint all_lengths (P : nat -> Prop) (l : list nat) : Prop :=
+  match l with
+  | [] => True
+  | [n] => P n
+  | n :: l' => P n /\ all_lengths P l'
+  end.
+
+Lemma all_lengths_intro (P : nat -> Prop) l : (forall n, In n l -> P n) -> all_lengths P l.
+Proof.
+  induction l as [|n l IH]; intros H; [exact I|]. destruct l as [|n' l'].
+  - apply H. left. reflexivity.
+  - split; [apply H; left; reflexivity|]. apply IH. intros; apply H; right; assumption.
+Qed.
+
+(** A certificate of several lengths, at a tolerance [tol'] at least the checked one. *)
+Definition exists_check (r m : nat) (lengths : list nat) (Phi Psi U : list (list Q)) (tol tol' : Q) : bool :=
+  Nat.eqb (rank_of Phi) r && Qle_bool tol tol' && exhaustive_check m lengths Phi Psi U tol.
+
+Theorem exhaustive_exists r m lengths Phi Psi U tol tol' :
+  exists_check r m lengths Phi Psi U tol tol' = true ->
+  exists h : head r, all_lengths (fun n => solves_within (Q2R tol') m n h) lengths.
+Proof.
+  unfold exists_check, exhaustive_check. intros H. repeat (apply andb_prop in H as [H ?]).
+  apply Nat.eqb_eq in H. subst r.
+  exists (table_head_r (rank_of Phi) m Phi Psi U). apply all_lengths_intro. intros n Hn.
+  apply (solves_within_mono (Q2R tol)); [apply Qle_bool_Q2R, H1|].
+  apply (exhaustive_sound_r _ _ lengths); assumption.
+Qed.
