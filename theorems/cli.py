@@ -41,6 +41,32 @@ class UsageError(Exception):
     """Exit status 2."""
 
 
+class ClaimRaised(Exception):
+    """A claim's own code raised while ``check`` planned its run (its parameters' check, its cost
+    estimate, its statement): one line naming it and the claim's ``file:line``, exit status 1;
+    ``traceback`` for ``--debug``."""
+
+    def __init__(self, message: str, traceback: str = ""):
+        super().__init__(message)
+        self.traceback = traceback
+
+
+def claim_code(claim: Claim, what: str, call, *args):
+    """``call(*args)``, a claim's own code run by the command itself; an exception other than a
+    parameter refusal becomes :class:`ClaimRaised` (``what``: "the cost estimate", ...)."""
+    try:
+        return call(*args)
+    except (ParameterError, UsageError, Refused, RegistrationError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        import traceback
+
+        from theorems.core import error_record
+
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        raise ClaimRaised(f"{what} of {claim.id} raised {error_words(error_record(exc, claim))}", text) from None
+
+
 def claims_registered() -> dict[str, Claim]:
     """Every registered claim; any problem registering them is one RegistrationError (exit status 2)."""
     try:
@@ -112,7 +138,8 @@ def parse_params(items: list[str], claims: list[Claim]) -> dict[str, list[dict]]
     for claim in claims:
         grid = chosen[claim.id]
         names = list(grid)
-        points[claim.id] = [claim.point(dict(zip(names, combo))) for combo in itertools.product(*(grid[n] for n in names))]
+        points[claim.id] = [claim_code(claim, "the parameter check", claim.point, dict(zip(names, combo)))
+                            for combo in itertools.product(*(grid[n] for n in names))]
     return points
 
 
@@ -169,7 +196,7 @@ def cmd_check(args) -> int:
 
     claims = select(args.claims)
     points = parse_params(args.param, claims)
-    plan = [(claim, point, claim.cost(point)) for claim in claims for point in points[claim.id]]
+    plan = [(claim, point, claim_code(claim, "the cost estimate", claim.cost, point)) for claim in claims for point in points[claim.id]]
     if args.estimate:
         rows = [(c.id, slug(p, c), sizes(c, p), e, e <= args.budget) for c, p, e in plan]
         terminal.console().print(terminal.estimate_table(rows))
@@ -197,7 +224,8 @@ def cmd_check(args) -> int:
     from theorems import sweep
 
     # points done before with the same statement, parameters and code are kept (theorems.sweep)
-    records: list = [None if args.force else sweep.done(args.out, c, p, slug(p, c)) for c, p, _ in plan]
+    records: list = [None if args.force else claim_code(c, "the statement", sweep.done, args.out, c, p, slug(p, c))
+                     for c, p, _ in plan]
     # longest first: with several workers the run ends when its longest point does, so start it first
     todo = sorted((i for i, r in enumerate(records) if r is None), key=lambda i: -plan[i][2])
     if len(todo) < len(plan):
@@ -491,6 +519,11 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ParameterError, Refused, OutputError, RegistrationError) as exc:
         print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except ClaimRaised as exc:  # before any point ran: the claim's code, not the user's request
+        print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
+        if getattr(args, "debug", False) and exc.traceback:
+            print(printable(exc.traceback.rstrip("\n"), newlines=True), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         kept = ""
         if args.command == "check" and not getattr(args, "estimate", False):

@@ -5,6 +5,8 @@
 * ``cli_test.raises_deep``: a claim expecting ``verified`` whose ``run`` calls the standard
   library with a zero denominator: the exception is raised inside ``fractions``, and the
   claim's own line is the one marked ``# calls here``;
+* ``cli_test.raises_cost``: its cost estimate divides by zero (``# cost raises here``), so
+  ``check`` meets the error while planning, before any point runs;
 * ``cli_test.waiter``: certifies nothing; when its check starts it creates the file named by
   ``$ATTNPROOF_TEST_STARTED``, then waits ``seconds`` polling its budget (an interrupt test
   sends Ctrl-C before any point has finished, at a known moment, whatever the machine's speed).
@@ -48,6 +50,14 @@ class RaisesDeep(IdentityRank):
         ev.fact("half", Fraction(1, len(ev.facts)))  # calls here
 
 
+class RaisesCost(IdentityRank):
+    id = "cli_test.raises_cost"
+    title = "The 2 x 2 identity has rank 2, with a cost estimate that divides by zero (a test claim)"
+
+    def cost(self, point: dict) -> float:
+        return 1 / len(point)  # cost raises here
+
+
 class Waiter(IdentityRank):
     id = "cli_test.waiter"
     title = "Waits before certifying anything (a test claim)"
@@ -65,4 +75,4 @@ class Waiter(IdentityRank):
             ev.poll()
 
 
-CLAIMS = [RaisesOpen(), RaisesDeep(), Waiter()]
+CLAIMS = [RaisesOpen(), RaisesDeep(), RaisesCost(), Waiter()]

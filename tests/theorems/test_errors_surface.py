@@ -101,6 +101,17 @@ def test_the_error_names_the_claims_own_line_not_the_librarys(raising, tmp_path,
     assert len(said(shown.err)) == 1 and "raised ZeroDivisionError: Fraction(1, 0)" in said(shown.err)[0]
 
 
+def test_a_cost_estimate_that_raises_is_one_line_and_exit_1_before_any_work(raising, tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main(["check", "raises_cost", "--out", str(out)]) == 1
+    shown = capsys.readouterr()
+    assert said(shown.err) == [f"attnproof: error: the cost estimate of cli_test.raises_cost raised ZeroDivisionError: "
+                               f"division by zero (at {where('# cost raises here')})"]
+    assert "Traceback" not in shown.err and not out.exists()
+    assert main(["check", "raises_cost", "--debug", "--out", str(out)]) == 1
+    assert "Traceback (most recent call last):" in capsys.readouterr().err
+
+
 def test_error_record_falls_back_to_the_innermost_frame_and_keeps_one_line():
     try:
         raise ValueError("two\nlines   and " + "x" * 400)
