@@ -760,3 +760,259 @@ Proof.
   apply (solves_within_mono (Q2R tol)); [apply Qle_bool_Q2R, H1|].
   apply (exhaustive_sound_r _ _ lengths); assumption.
 Qed.
+
+(** ** Position-dependent rank-one heads (the Python kind [rank-one-positional-witness])
+
+    [φ_k = 1], [ψ_j(x) = Psi[j-1][x]], one-hot values over (position, token)
+    pairs, [v_j(x) = e_{(j-1) 2^m + x}], and the readout [a(q)] that reads
+    [U_j[q][x]] at coordinate [(j-1) 2^m + x] ([b = 0]).  The readout does not
+    depend on the position (KDefs' [pra]); the value does. *)
+Definition pos_table_head (m : nat) (Psi : list (list Q)) (U : list (list (list Q))) : pos_head 1 :=
+  Build_pos_head 1 (fun _ _ _ => 1) (fun j x _ => QR (row Psi (j - 1)) (idx x)) (length Psi * 2 ^ m)
+    (fun j x c => if Nat.eqb c ((j - 1) * 2 ^ m + idx x) then 1 else 0)
+    (fun q c => QR (row (nth (c / 2 ^ m) U []) (idx q)) (c mod 2 ^ m)) (fun _ => 0).
+
+(** The lengths scored: every prefix length 1..n, or n alone. *)
+Definition pos_lengths (prefixes : bool) (n : nat) : list nat := if prefixes then seq 1 n else [n].
+
+Definition positional_valid (m : nat) (Psi : list (list Q)) (U : list (list (list Q))) (prefixes : bool) : bool :=
+  let N := (2 ^ m)%nat in
+  let n := length Psi in
+  Nat.eqb (length U) n && forallb (fun l => Nat.eqb (length l) N) Psi &&
+  forallb (fun T => Nat.eqb (length T) N && forallb (fun l => Nat.eqb (length l) N) T) U &&
+  forallb (forallb qnonneg) Psi &&
+  forallb (fun k => forallb (fun q => qpos (nth q (row Psi (k - 1)) 0%Q)) (seq 0 N)) (pos_lengths prefixes n).
+
+(** Query q: row j of entries reads ψ_j and U_j[q]; every context of every
+    scored length k, the query at position k. *)
+Definition pos_query_with (m : nat) (toks : list token) (ks : list nat) (PsiZ : list (list Z))
+    (urows : list (list Q)) (tol : Q) (q : nat) (sU : Z) : bool :=
+  forallb (scaled_ok sU) urows &&
+  (let rows := map (fun pu => entries toks (tok m q) sU (fst pu) (scaled sU (snd pu))) (combine PsiZ urows) in
+   forallb (fun k => let own := nth q (nth (k - 1) rows []) edflt in
+              check_ctx (leaf_ok tol) (map (fun j => nth (j - 1) rows []) (seq 1 (k - 1))) (ed own) (ep own) (et own))
+           ks).
+
+(** The checker: every sequence of length n = [length Psi] (or, with
+    [prefixes], of every length k <= n) has error within [tol]. *)
+Definition positional_check (m : nat) (Psi : list (list Q)) (U : list (list (list Q))) (tol : Q) (prefixes : bool) : bool :=
+  positional_valid m Psi U prefixes &&
+  (let Lp := scale (concat Psi) in
+   forallb (scaled_ok Lp) Psi &&
+   (let PsiZ := map (scaled Lp) Psi in
+    let toks := tokens m in
+    let ks := pos_lengths prefixes (length Psi) in
+    forallb (fun q => let urows := map (fun T => row T q) U in
+                      pos_query_with m toks ks PsiZ urows tol q (scale (concat urows))) (seq 0 (2 ^ m)))).
+
+Lemma pkernel_table m Psi U k q j x :
+  pkernel (pos_table_head m Psi U) k q j x = QR (row Psi (j - 1)) (idx x).
+Proof. unfold pkernel, dot. simpl. ring. Qed.
+
+Lemma combine_app_single {A B} (l1 : list A) (l2 : list B) a b :
+  length l1 = length l2 -> combine (l1 ++ [a]) (l2 ++ [b]) = combine l1 l2 ++ [(a, b)].
+Proof.
+  revert l2. induction l1; intros [|y l2] H; simpl in *; try discriminate; [reflexivity|].
+  rewrite IHl1 by lia. reflexivity.
+Qed.
+
+Lemma onehot_index N n j i : (1 <= j <= n)%nat -> (i < N)%nat -> ((j - 1) * N + i < n * N)%nat.
+Proof. intros Hj Hi. nia. Qed.
+
+Lemma onehot_div N j i : (i < N)%nat -> (((j - 1) * N + i) / N = j - 1)%nat.
+Proof. intros Hi. rewrite Nat.div_add_l by lia. rewrite Nat.div_small by assumption. lia. Qed.
+
+Lemma onehot_mod N j i : (i < N)%nat -> (((j - 1) * N + i) mod N = i)%nat.
+Proof.
+  intros Hi. rewrite Nat.add_comm, Nat.mod_add by lia. apply Nat.mod_small, Hi.
+Qed.
+
+(** The output of a positional table head: [Σ_j ψ_j(x_j) U_j[q][x_j] / Σ_j ψ_j(x_j)]. *)
+Theorem pos_table_head_output m Psi U ctx q :
+  is_token m q -> Forall (is_token m) ctx -> (S (length ctx) <= length Psi)%nat ->
+  poutput (pos_table_head m Psi U) ctx q =
+  sumR (map (fun jx => QR (row Psi (fst jx - 1)) (idx (snd jx)) * QR (row (nth (fst jx - 1) U []) (idx q)) (idx (snd jx)))
+            (combine (seq 1 (S (length ctx))) (ctx ++ [q])))
+  / sumR (map (fun jx => QR (row Psi (fst jx - 1)) (idx (snd jx))) (combine (seq 1 (S (length ctx))) (ctx ++ [q]))).
+Proof.
+  intros Hq Hctx Hn. unfold poutput.
+  set (X := combine (seq 1 (S (length ctx))) (ctx ++ [q])).
+  assert (HX : forall jx, In jx X -> (1 <= fst jx <= S (length ctx))%nat /\ (idx (snd jx) < 2 ^ m)%nat).
+  { intros [j x] Hjx. unfold X in Hjx. split.
+    - apply in_combine_l in Hjx. apply in_seq in Hjx. simpl. lia.
+    - apply in_combine_r in Hjx. apply in_app_or in Hjx as [Hx|[<-|[]]]; simpl.
+      + apply idx_lt. rewrite Forall_forall in Hctx. apply Hctx, Hx.
+      + apply idx_lt, Hq. }
+  simpl prb. rewrite Rplus_0_r. simpl pvdim. simpl pvalue.
+  rewrite (dot_onehot _ _ X _ (fun jx => (fst jx - 1) * 2 ^ m + idx (snd jx))%nat).
+  - f_equal.
+    + apply sumR_map_ext. intros [j x] Hjx. destruct (HX _ Hjx) as [Hj Hx]. simpl in Hj, Hx |- *.
+      rewrite pkernel_table. simpl pra. rewrite onehot_div, onehot_mod by assumption. reflexivity.
+    + apply sumR_map_ext. intros [j x] _. apply pkernel_table.
+  - intros [j x] Hjx. destruct (HX _ Hjx) as [Hj Hx]. simpl in Hj, Hx |- *.
+    apply onehot_index; [lia|assumption].
+Qed.
+
+Lemma positional_valid_facts m Psi U prefixes : positional_valid m Psi U prefixes = true ->
+  length U = length Psi /\
+  (forall j, (j < length Psi)%nat -> length (row Psi j) = (2 ^ m)%nat) /\
+  (forall j q, (j < length Psi)%nat -> (q < 2 ^ m)%nat -> length (row (nth j U []) q) = (2 ^ m)%nat) /\
+  (forall j, (j < length Psi)%nat -> length (nth j U []) = (2 ^ m)%nat) /\
+  forallb (forallb qnonneg) Psi = true /\
+  (forall k q, In k (pos_lengths prefixes (length Psi)) -> (q < 2 ^ m)%nat -> qpos (nth q (row Psi (k - 1)) 0%Q) = true).
+Proof.
+  unfold positional_valid. intros H. repeat rewrite andb_true_iff in H.
+  destruct H as [[[[H1 H2] H3] H4] H5]. apply Nat.eqb_eq in H1.
+  repeat split; try assumption.
+  - intros j Hj. apply Nat.eqb_eq. apply (forallb_nth (fun l => Nat.eqb (length l) (2 ^ m))); [assumption|lia].
+  - intros j q Hj Hq. pose proof (forallb_nth _ U j [] H3 ltac:(lia)) as E.
+    apply andb_prop in E as [_ E]. apply Nat.eqb_eq. unfold row.
+    apply (forallb_nth (fun l => Nat.eqb (length l) (2 ^ m))); [assumption|].
+    pose proof (forallb_nth _ U j [] H3 ltac:(lia)) as E'. apply andb_prop in E' as [E' _]. apply Nat.eqb_eq in E'. lia.
+  - intros j Hj. pose proof (forallb_nth _ U j [] H3 ltac:(lia)) as E'. apply andb_prop in E' as [E' _].
+    apply Nat.eqb_eq in E'. exact E'.
+  - intros k q Hk Hq. rewrite forallb_forall in H5. specialize (H5 k Hk).
+    apply (forallb_seq (fun q => qpos (nth q (row Psi (k - 1)) 0%Q)) (2 ^ m)); assumption.
+Qed.
+
+Lemma pos_lengths_le prefixes n k : In k (pos_lengths prefixes n) -> (1 <= k <= n)%nat \/ k = n.
+Proof. destruct prefixes; simpl; intros H. - left. apply in_seq in H. lia. - right. destruct H as [<-|[]]. reflexivity. Qed.
+
+(** Soundness of the positional check, at every scored length k. *)
+Theorem positional_sound m Psi U tol prefixes :
+  positional_check m Psi U tol prefixes = true ->
+  forall k, In k (pos_lengths prefixes (length Psi)) ->
+  pvalid_at m k (pos_table_head m Psi U) /\
+  forall ctx q, is_token m q -> Forall (is_token m) ctx -> S (length ctx) = k ->
+    error_bound (Q2R tol) (poutput (pos_table_head m Psi U) ctx q - INR (target ctx q)).
+Proof.
+  unfold positional_check. intros H k Hk. apply andb_prop in H as [Hv H].
+  apply andb_prop in H as [HLp Hq].
+  set (Lp := scale (concat Psi)) in *. set (PsiZ := map (scaled Lp) Psi) in Hq.
+  pose proof (positional_valid_facts _ _ _ _ Hv) as (HUn & HPsir & HUr & HUl & Hnn & Hpos).
+  set (h := pos_table_head m Psi U).
+  split.
+  - split.
+    + intros j x i Hx Hj Hi. unfold h. simpl. split; [lra|]. apply nonneg_table, Hnn.
+    + intros q Htq. unfold h. rewrite pkernel_table. apply qpos_sound. apply Hpos; [assumption|]. apply idx_lt, Htq.
+  - intros ctx q Htq Hctx Hlen.
+    assert (Hkn : (1 <= k <= length Psi)%nat).
+    { destruct (pos_lengths_le _ _ _ Hk) as [E|E]; [exact E|]. subst k.
+      destruct prefixes; simpl in Hk; [apply in_seq in Hk; lia|lia]. }
+    pose proof (idx_lt _ _ Htq) as Hqi.
+    pose proof (forallb_seq _ _ _ Hq Hqi) as Hqc. simpl in Hqc.
+    set (urows := map (fun T => row T (idx q)) U) in Hqc.
+    set (sU := scale (concat urows)) in Hqc.
+    unfold pos_query_with in Hqc. apply andb_prop in Hqc as [HsU Hall].
+    set (rows := map (fun pu => entries (tokens m) (tok m (idx q)) sU (fst pu) (scaled sU (snd pu))) (combine PsiZ urows)) in Hall.
+    rewrite forallb_forall in Hall. specialize (Hall k Hk).
+    assert (HPZ : length PsiZ = length Psi) by (unfold PsiZ; apply map_length).
+    assert (Hur : length urows = length Psi) by (unfold urows; rewrite map_length; lia).
+    (* row j (1-based) of entries *)
+    assert (Hrow : forall j, (1 <= j <= length Psi)%nat ->
+      nth (j - 1) rows [] = entries (tokens m) (tok m (idx q)) sU (scaled Lp (row Psi (j - 1)))
+                                   (scaled sU (row (nth (j - 1) U []) (idx q)))).
+    { intros j Hj. unfold rows. rewrite (nth_map_lt _ _ _ ([], [])) by (rewrite combine_length; lia).
+      rewrite combine_nth by lia. simpl. f_equal.
+      - unfold PsiZ. rewrite (nth_map_lt _ _ _ []) by lia. reflexivity.
+      - unfold urows. rewrite (nth_map_lt _ _ _ []) by lia. reflexivity. }
+    assert (Hent : forall j x, (1 <= j <= length Psi)%nat -> is_token m x ->
+      IZR (ed (nth (idx x) (nth (j - 1) rows []) edflt)) = IZR sU * IZR Lp * QR (row Psi (j - 1)) (idx x) /\
+      IZR (ep (nth (idx x) (nth (j - 1) rows []) edflt)) =
+        IZR sU * IZR Lp * (QR (row Psi (j - 1)) (idx x) * QR (row (nth (j - 1) U []) (idx q)) (idx x)) /\
+      et (nth (idx x) (nth (j - 1) rows []) edflt) = ip x q /\
+      (idx x < length (nth (j - 1) rows []))%nat).
+    { intros j x Hj Hx. pose proof (idx_lt _ _ Hx) as Hxi. rewrite Hrow by assumption.
+      assert (HP : scaled_ok Lp (row Psi (j - 1)) = true) by (apply (forallb_nth _ Psi); [assumption|lia]).
+      assert (HU : scaled_ok sU (row (nth (j - 1) U []) (idx q)) = true).
+      { rewrite forallb_forall in HsU. apply HsU.
+        replace (row (nth (j - 1) U []) (idx q)) with (nth (j - 1) urows []).
+        - apply nth_In. lia.
+        - unfold urows. rewrite (nth_map_lt _ _ _ []) by lia. reflexivity. }
+      assert (L1 : length (row Psi (j - 1)) = (2 ^ m)%nat) by (apply HPsir; lia).
+      assert (L2 : length (row (nth (j - 1) U []) (idx q)) = (2 ^ m)%nat) by (apply HUr; lia).
+      rewrite entries_nth by (rewrite ?scaled_length, ?tokens_length; lia).
+      rewrite entries_length by (rewrite ?scaled_length, ?tokens_length; lia). rewrite tokens_length.
+      unfold ed, ep, et. simpl fst. simpl snd.
+      rewrite tokens_nth by assumption. rewrite !tok_idx by assumption.
+      rewrite !mult_IZR, !scaled_ok_nth by (assumption || lia). unfold QR.
+      repeat split; try ring. assumption. }
+    set (len := length ctx) in *.
+    set (Y := combine (seq 1 len) ctx).
+    set (ent := fun jx : nat * token => nth (idx (snd jx)) (nth (fst jx - 1) rows []) edflt).
+    assert (HYl : length (seq 1 len) = length ctx) by (rewrite seq_length; reflexivity).
+    set (own := nth (idx q) (nth (k - 1) rows []) edflt) in Hall.
+    replace (k - 1)%nat with len in Hall by lia.
+    pose proof (check_ctx_sound _ _ _ _ _ Hall (map ent Y)) as Hleaf.
+    assert (HF : Forall2 (@In qentry) (map ent Y) (map (fun j => nth (j - 1) rows []) (seq 1 len))).
+    { apply (Forall2_In_combine _ _ (fun j x => nth (idx x) (nth (j - 1) rows []) edflt) (fun j => nth (j - 1) rows []));
+        [assumption|].
+      intros j x Hj Hx. apply in_seq in Hj. rewrite Forall_forall in Hctx.
+      apply nth_In. destruct (Hent j x ltac:(lia) (Hctx x Hx)) as (_ & _ & _ & E). exact E. }
+    specialize (Hleaf HF).
+    assert (Hc : 0 < IZR sU * IZR Lp).
+    { apply Rmult_lt_0_compat.
+      - apply (scaled_ok_pos _ (nth (k - 1) urows [])). apply (forallb_nth _ urows); [assumption|lia].
+      - apply (scaled_ok_pos _ (nth (k - 1) Psi [])). apply (forallb_nth _ Psi); [assumption|lia]. }
+    destruct (Hent k q Hkn Htq) as (Hd0 & Hp0 & Ht0 & _).
+    pose proof (accumulate_sound tol _ Y ent
+      (fun jx => QR (row Psi (fst jx - 1)) (idx (snd jx)))
+      (fun jx => QR (row (nth (fst jx - 1) U []) (idx q)) (idx (snd jx)))
+      own (QR (row Psi (k - 1)) (idx q)) (QR (row (nth (k - 1) U []) (idx q)) (idx q)) Hc) as Hacc.
+    destruct Hacc as [_ Herr].
+    + intros [j x] Hy. pose proof (in_combine_l _ _ _ _ Hy) as Hj. apply in_combine_r in Hy.
+      apply in_seq in Hj. rewrite Forall_forall in Hctx.
+      destruct (Hent j x ltac:(simpl; lia) (Hctx x Hy)) as (A1 & A2 & _). split; assumption.
+    + exact Hd0.
+    + exact Hp0.
+    + exact Hleaf.
+    + unfold h. rewrite pos_table_head_output by (try assumption; lia).
+      rewrite seq_S, combine_app_single by (rewrite seq_length; reflexivity).
+      rewrite !map_app, !sumR_app. simpl.
+      replace (length ctx - 0)%nat with (k - 1)%nat by lia.
+      replace (fold_right Nat.min (et own) (map et (map ent Y))) with (target ctx q) in Herr.
+      * fold len. fold Y.
+        replace (sumR (map (fun jx => QR (row Psi (fst jx - 1)) (idx (snd jx)) * QR (row (nth (fst jx - 1) U []) (idx q)) (idx (snd jx))) Y)
+                 + (QR (row Psi (k - 1)) (idx q) * QR (row (nth (k - 1) U []) (idx q)) (idx q) + 0))
+          with (sumR (map (fun jx => QR (row Psi (fst jx - 1)) (idx (snd jx)) * QR (row (nth (fst jx - 1) U []) (idx q)) (idx (snd jx))) Y)
+                 + QR (row Psi (k - 1)) (idx q) * QR (row (nth (k - 1) U []) (idx q)) (idx q)) by ring.
+        replace (sumR (map (fun jx => QR (row Psi (fst jx - 1)) (idx (snd jx))) Y) + (QR (row Psi (k - 1)) (idx q) + 0))
+          with (sumR (map (fun jx => QR (row Psi (fst jx - 1)) (idx (snd jx))) Y) + QR (row Psi (k - 1)) (idx q)) by ring.
+        exact Herr.
+      * rewrite <- fold_min_target. unfold own. rewrite Ht0. rewrite map_map. f_equal.
+        unfold Y, ent. rewrite <- (map_combine_snd (fun x => ip x q) (seq 1 len) ctx) by assumption.
+        apply map_ext_in. intros [j x] Hy. pose proof (in_combine_l _ _ _ _ Hy) as Hj. apply in_combine_r in Hy.
+        apply in_seq in Hj. rewrite Forall_forall in Hctx.
+        destruct (Hent j x ltac:(simpl; lia) (Hctx x Hy)) as (_ & _ & E & _). simpl. rewrite E. reflexivity.
+Qed.
+
+Lemma error_bound_half t e : t <= 1 / 2 -> error_bound t e -> Rabs e < 1 / 2.
+Proof. intros Ht H. apply (error_bound_mono _ (1 / 2)) in H; [|assumption]. destruct H as [[H _]|H]; [lra|exact H]. Qed.
+
+(** What the witness files apply. *)
+Definition psolvable_check (m n : nat) (Psi : list (list Q)) (U : list (list (list Q))) (tol : Q) : bool :=
+  Nat.eqb (length Psi) n && Qle_bool tol (1 # 2) && positional_check m Psi U tol false.
+
+Definition csolvable_check (m n : nat) (Psi : list (list Q)) (U : list (list (list Q))) (tol : Q) : bool :=
+  Nat.eqb (length Psi) n && Qle_bool tol (1 # 2) && positional_check m Psi U tol true.
+
+Theorem positional_psolvable m n Psi U tol : psolvable_check m n Psi U tol = true -> psolvable 1 m n.
+Proof.
+  unfold psolvable_check. intros H. apply andb_prop in H as [H Hc]. apply andb_prop in H as [Hn Ht].
+  apply Nat.eqb_eq in Hn. subst n. exists (pos_table_head m Psi U).
+  destruct (positional_sound _ _ _ _ _ Hc (length Psi) (or_introl eq_refl)) as [Hv He].
+  split; [assumption|]. intros ctx q Hq Hctx Hl. apply (error_bound_half (Q2R tol)).
+  - rewrite <- Q2R_half. apply Qle_bool_Q2R, Ht.
+  - apply He; assumption.
+Qed.
+
+Theorem positional_csolvable m n Psi U tol : csolvable_check m n Psi U tol = true -> csolvable 1 m n.
+Proof.
+  unfold csolvable_check. intros H. apply andb_prop in H as [H Hc]. apply andb_prop in H as [Hn Ht].
+  apply Nat.eqb_eq in Hn. subst n. exists (pos_table_head m Psi U).
+  pose proof (positional_sound _ _ _ _ _ Hc) as Hs. simpl pos_lengths in Hs. split.
+  - intros k Hk. apply (Hs k). apply in_seq. lia.
+  - intros ctx q Hq Hctx Hl. apply (error_bound_half (Q2R tol)).
+    + rewrite <- Q2R_half. apply Qle_bool_Q2R, Ht.
+    + apply (Hs (S (length ctx))); [apply in_seq; lia|assumption..|reflexivity].
+Qed.
