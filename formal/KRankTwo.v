@@ -8,54 +8,18 @@
     certificate (ten exclusions on eight queries). *)
 
 From Coq Require Import Reals List Lra Lia Bool Arith QArith Qreals.
-From Coq Require String Ascii.
-From AttnProof Require Import KDefs.
+From Coq Require String.
+Import String.StringSyntax.
+From Coq Require Import Ascii.
+From AttnProof Require Import KDefs KTable.
 Import ListNotations.
 Open Scope R_scope.
 
-(** ** Finite sums *)
+(** ** Finite sums (beyond KTable's) *)
 
-Lemma sumR_app l1 l2 : sumR (l1 ++ l2) = sumR l1 + sumR l2.
-Proof. induction l1 as [|x l IH]; simpl; [ring | rewrite IH; ring]. Qed.
-
-Lemma sumR_map_plus {A} (f g : A -> R) l :
-  sumR (map (fun x => f x + g x) l) = sumR (map f l) + sumR (map g l).
-Proof. induction l as [|x l IH]; simpl; [ring | rewrite IH; ring]. Qed.
-
-Lemma sumR_map_scal {A} c (f : A -> R) l :
-  sumR (map (fun x => c * f x) l) = c * sumR (map f l).
-Proof. induction l as [|x l IH]; simpl; [ring | rewrite IH; ring]. Qed.
-
-Lemma sumR_map_ext {A} (f g : A -> R) l :
-  (forall x, In x l -> f x = g x) -> sumR (map f l) = sumR (map g l).
-Proof.
-  intros E; induction l as [|x l IH]; simpl; [reflexivity|].
-  rewrite (E x (or_introl eq_refl)), IH; [reflexivity|].
-  intros y Hy; apply E; now right.
-Qed.
-
-Lemma sumR_map_zero {A} (l : list A) : sumR (map (fun _ => 0) l) = 0.
-Proof. induction l as [|x l IH]; simpl; [reflexivity | rewrite IH; ring]. Qed.
-
-Lemma sumR_nonneg {A} (f : A -> R) l :
-  (forall x, In x l -> 0 <= f x) -> 0 <= sumR (map f l).
-Proof.
-  intros H; induction l as [|x l IH]; simpl; [lra|].
-  assert (0 <= f x) by (apply H; now left).
-  assert (0 <= sumR (map f l)) by (apply IH; intros y Hy; apply H; now right).
-  lra.
-Qed.
-
-Lemma sumR_pos {A} (f : A -> R) l :
+Lemma sumR_pos_exists {A} (f : A -> R) l :
   (forall x, In x l -> 0 <= f x) -> (exists x, In x l /\ 0 < f x) -> 0 < sumR (map f l).
-Proof.
-  intros H [y [Hy Hp]]; induction l as [|x l IH]; simpl; [destruct Hy|].
-  assert (0 <= f x) by (apply H; now left).
-  assert (0 <= sumR (map f l)) by (apply sumR_nonneg; intros z Hz; apply H; now right).
-  destruct Hy as [<-|Hy]; [lra|].
-  assert (0 < sumR (map f l)) by (apply IH; [intros z Hz; apply H; now right | exact Hy]).
-  lra.
-Qed.
+Proof. intros H [y [Hy Hp]]; exact (sumR_pos f l y H Hy Hp). Qed.
 
 Lemma sumR_concat_map {A B} (f : A -> list B) (g : B -> R) l :
   sumR (map g (concat (map f l))) = sumR (map (fun x => sumR (map g (f x))) l).
@@ -64,73 +28,11 @@ Proof.
   rewrite map_app, sumR_app, IH; reflexivity.
 Qed.
 
-(** ** Lemma 1: the rows of a solving head (the readout table)
+(** ** Lemma 1: the rows of a solving head
 
-    On [X = ctx ++ [q]] the output is [Σ_j κ(q,x_j) U(q,x_j) / Σ_j κ(q,x_j)]
-    with the readout table [U(q,x) = <a(q), v(x)> + b(q)]; with [k = κ(q,·)]
-    and [P = k U(q,·)] the error bound is the two strict rows lo and hi. *)
-
-Definition readout {r} (h : head r) (q x : token) : R :=
-  dot (vdim h) (ra h q) (value h x) + rb h q.
-
-Lemma dot_div r u v d : dot r u (fun k => v k / d) = dot r u v / d.
-Proof.
-  unfold dot, Rdiv.
-  rewrite (Rmult_comm _ (/ d)), <- sumR_map_scal.
-  apply sumR_map_ext; intros; ring.
-Qed.
-
-Lemma dot_scal r u c v : dot r u (fun k => c * v k) = c * dot r u v.
-Proof.
-  unfold dot; rewrite <- sumR_map_scal; apply sumR_map_ext; intros; ring.
-Qed.
-
-Lemma dot_sum {A} r u (g : A -> nat -> R) l :
-  dot r u (fun k => sumR (map (fun x => g x k) l)) = sumR (map (fun x => dot r u (g x)) l).
-Proof.
-  induction l as [|x l IH]; simpl.
-  - unfold dot; transitivity (sumR (map (fun _ : nat => 0) (seq 0 r))).
-    + apply sumR_map_ext; intros; simpl; ring.
-    + apply sumR_map_zero.
-  - rewrite <- IH; unfold dot; rewrite <- sumR_map_plus; apply sumR_map_ext; intros; ring.
-Qed.
-
-Lemma output_table {r} (h : head r) ctx q :
-  output h ctx q =
-  sumR (map (fun x => kernel h q x * readout h q x) (ctx ++ [q]))
-  / sumR (map (kernel h q) (ctx ++ [q]))
-  \/ sumR (map (kernel h q) (ctx ++ [q])) = 0.
-Proof.
-  set (X := ctx ++ [q]).
-  destruct (Req_dec (sumR (map (kernel h q) X)) 0) as [E|E]; [now right|left].
-  unfold output; fold X.
-  rewrite dot_div, dot_sum.
-  rewrite (sumR_map_ext (fun x => dot (vdim h) (ra h q) (fun k => kernel h q x * value h x k))
-                        (fun x => kernel h q x * dot (vdim h) (ra h q) (value h x)))
-    by (intros; apply dot_scal).
-  unfold readout.
-  rewrite (sumR_map_ext (fun x => kernel h q x * (dot (vdim h) (ra h q) (value h x) + rb h q))
-                        (fun x => kernel h q x * dot (vdim h) (ra h q) (value h x)
-                                  + rb h q * kernel h q x))
-    by (intros; ring).
-  rewrite sumR_map_plus, sumR_map_scal.
-  field; exact E.
-Qed.
-
-Lemma dot_nonneg r u v :
-  (forall i, (i < r)%nat -> 0 <= u i /\ 0 <= v i) -> 0 <= dot r u v.
-Proof.
-  intros H; unfold dot; apply sumR_nonneg; intros i Hi.
-  apply in_seq in Hi; destruct (H i) as [H1 H2]; [lia|].
-  now apply Rmult_le_pos.
-Qed.
-
-Lemma kernel_nonneg {r} m (h : head r) q x :
-  valid m h -> is_token m q -> is_token m x -> 0 <= kernel h q x.
-Proof.
-  intros [Hv _] Hq Hx; unfold kernel; apply dot_nonneg; intros i Hi.
-  split; [apply (Hv q i Hq Hi) | apply (Hv x i Hx Hi)].
-Qed.
+    KTable's linearisation ([solves_cone_len]): with [k = κ(q,·)] and
+    [P = k U(q,·)] ([U] the readout table [utable]), the error bound on a
+    sequence [X = ctx ++ [q]] is the pair of strict rows lo and hi. *)
 
 (** The two rows of one sequence [X] with target [T], in [(k, P)]. *)
 Definition lo_val (k P : token -> R) (X : list token) (T : nat) : R :=
@@ -138,36 +40,16 @@ Definition lo_val (k P : token -> R) (X : list token) (T : nat) : R :=
 Definition hi_val (k P : token -> R) (X : list token) (T : nat) : R :=
   (INR T + 1/2) * sumR (map k X) - sumR (map P X).
 
-Definition kernel_P {r} (h : head r) (q x : token) : R := kernel h q x * readout h q x.
+Definition kernel_P {r} (h : head r) (q x : token) : R := kernel h q x * utable h q x.
 
 Lemma solves_rows {r} m n (h : head r) ctx q :
   solves m n h -> is_token m q -> Forall (is_token m) ctx -> S (length ctx) = n ->
   0 < lo_val (kernel h q) (kernel_P h q) (ctx ++ [q]) (target ctx q) /\
   0 < hi_val (kernel h q) (kernel_P h q) (ctx ++ [q]) (target ctx q).
 Proof.
-  intros [Hv Hs] Hq Hc Hn.
-  specialize (Hs ctx q Hq Hc Hn).
-  set (X := ctx ++ [q]) in *.
-  assert (Hd : 0 < sumR (map (kernel h q) X)).
-  { apply sumR_pos.
-    - intros x Hx; apply (kernel_nonneg m h q x Hv Hq).
-      unfold X in Hx; apply in_app_or in Hx; destruct Hx as [Hx|[<-|[]]]; [|exact Hq].
-      rewrite Forall_forall in Hc; now apply Hc.
-    - exists q; split; [unfold X; apply in_or_app; right; now left | apply (proj2 Hv q Hq)]. }
-  destruct (output_table h ctx q) as [E|E]; fold X in E; [|lra].
-  rewrite E in Hs; clear E.
-  unfold lo_val, hi_val, kernel_P.
-  set (num := sumR (map (fun x => kernel h q x * readout h q x) X)) in *.
-  set (den := sumR (map (kernel h q) X)) in *.
-  set (T := INR (target ctx q)) in *.
-  apply Rabs_def2 in Hs; destruct Hs as [H1 H2].
-  set (y := num / den) in *.
-  assert (Ey : num = y * den) by (unfold y; field; lra).
-  rewrite Ey; split.
-  - replace (y * den - (T - 1 / 2) * den) with ((y - T + 1/2) * den) by ring.
-    apply Rmult_lt_0_compat; lra.
-  - replace ((T + 1 / 2) * den - y * den) with ((T + 1/2 - y) * den) by ring.
-    apply Rmult_lt_0_compat; lra.
+  intros Hs Hq Hc Hn.
+  destruct (solves_cone_len m n h q Hs Hq) as [_ [_ H]].
+  exact (H ctx Hc Hn).
 Qed.
 
 (** ** Lemma 4: a score gap of two (any rank)
@@ -322,3 +204,644 @@ Proof.
     exists be, al; repeat split; auto; intros x.
     rewrite !kernel2, E0, E1; ring.
 Qed.
+
+(** ** Lemma 3: betweenness, by a reflective case check
+
+    Each exclusion says: [t(a)] lies strictly outside the closed interval
+    spanned by [t(b)] and [t(c)], i.e. [t(a) < t(b), t(c)] or
+    [t(a) > t(b), t(c)].  [check_order] branches on the two sides of every
+    exclusion, collecting strict edges [t(u) < t(v)], and closes a branch
+    when its edges contain a cycle: a nonempty set of queries each with an
+    edge into it from the set (its least key has no smaller one).  No real
+    keys then satisfy every exclusion. *)
+
+Fixpoint tok_eqb (x y : token) : bool :=
+  match x, y with
+  | [], [] => true
+  | a :: x', b :: y' => Bool.eqb a b && tok_eqb x' y'
+  | _, _ => false
+  end.
+
+Lemma tok_eqb_eq x y : tok_eqb x y = true <-> x = y.
+Proof.
+  revert y; induction x as [|a x IH]; intros [|b y]; simpl; split; intro H;
+    try discriminate; try reflexivity.
+  - apply andb_prop in H; destruct H as [H1 H2].
+    apply Bool.eqb_prop in H1; apply IH in H2; now subst.
+  - injection H as <- <-; apply andb_true_intro; split; [apply Bool.eqb_reflx | now apply IH].
+Qed.
+
+Definition memb (x : token) (l : list token) : bool := existsb (tok_eqb x) l.
+
+Lemma memb_In x l : memb x l = true -> In x l.
+Proof.
+  unfold memb; intros H; apply existsb_exists in H; destruct H as [y [Hy E]].
+  apply tok_eqb_eq in E; now subst.
+Qed.
+
+(** Queries are numbered by their position in the certificate's list; an
+    edge [(u, v)] of query numbers says [t(u) < t(v)]. *)
+Definition edge := (nat * nat)%type.
+
+Definition nmem (x : nat) (l : list nat) : bool := existsb (Nat.eqb x) l.
+
+Lemma nmem_In x l : nmem x l = true -> In x l.
+Proof.
+  unfold nmem; intros H; apply existsb_exists in H; destruct H as [y [Hy E]].
+  apply Nat.eqb_eq in E; now subst.
+Qed.
+
+Definition has_pred (edges : list edge) (S : list nat) (v : nat) : bool :=
+  existsb (fun e => Nat.eqb (snd e) v && nmem (fst e) S) edges.
+
+(** Drop the vertices with no edge into them from the set, until none is
+    dropped (at most [fuel] rounds). *)
+Fixpoint shrink (fuel : nat) (edges : list edge) (S : list nat) : list nat :=
+  match fuel with
+  | O => S
+  | S f => let S' := filter (has_pred edges S) S in
+           if Nat.eqb (length S') (length S) then S else shrink f edges S'
+  end.
+
+(** A nonempty set of the n queries, each with an edge into it from the set. *)
+Definition has_cycle (n : nat) (edges : list edge) : bool :=
+  let S := shrink n edges (seq 0 n) in
+  match S with [] => false | _ => forallb (has_pred edges S) S end.
+
+Lemma argmin (t : nat -> R) (S : list nat) :
+  S <> [] -> exists v, In v S /\ forall w, In w S -> t v <= t w.
+Proof.
+  induction S as [|x S IH]; intros H; [congruence|].
+  destruct S as [|y S'].
+  - exists x; split; [now left | intros w [<-|[]]; lra].
+  - destruct IH as [v [Hv Hm]]; [congruence|].
+    destruct (Rle_or_lt (t x) (t v)) as [L|L].
+    + exists x; split; [now left|]; intros w [<-|Hw]; [lra|].
+      specialize (Hm w Hw); lra.
+    + exists v; split; [now right|]; intros w [<-|Hw]; [lra|].
+      now apply Hm.
+Qed.
+
+Definition edges_hold (t : nat -> R) (edges : list edge) : Prop :=
+  forall e, In e edges -> t (fst e) < t (snd e).
+
+Lemma has_cycle_sound t n edges : has_cycle n edges = true -> ~ edges_hold t edges.
+Proof.
+  unfold has_cycle; intros H Hold.
+  set (S := shrink n edges (seq 0 n)) in *.
+  destruct S as [|s0 S'] eqn:ES; [discriminate|].
+  rewrite <- ES in H.
+  destruct (argmin t S) as [v [Hv Hm]]; [rewrite ES; congruence|].
+  rewrite forallb_forall in H; specialize (H v Hv).
+  unfold has_pred in H; apply existsb_exists in H; destruct H as [e [He Hb]].
+  apply andb_prop in Hb; destruct Hb as [E1 E2].
+  apply Nat.eqb_eq in E1; apply nmem_In in E2.
+  specialize (Hold e He); specialize (Hm _ E2); rewrite E1 in Hold; lra.
+Qed.
+
+(** [x] strictly outside the closed interval spanned by [y] and [z]. *)
+Definition outside (x y z : R) : Prop := (x < y /\ x < z) \/ (y < x /\ z < x).
+
+Lemma not_between_outside x y z : ~ between x y z -> outside x y z.
+Proof.
+  unfold between, outside; intros H.
+  destruct (Rlt_or_le x y), (Rlt_or_le x z); [left; lra | | | right].
+  - exfalso; apply H; right; lra.
+  - exfalso; apply H; left; lra.
+  - split; apply Rnot_le_lt; intros ?; apply H; [left | right]; lra.
+Qed.
+
+Definition triple := (nat * nat * nat)%type.   (** (a, b, c): a never between b and c *)
+
+Fixpoint check_order (n : nat) (ex : list triple) (edges : list edge) : bool :=
+  has_cycle n edges ||
+  match ex with
+  | [] => false
+  | (a, b, c) :: rest =>
+      check_order n rest ((a, b) :: (a, c) :: edges) &&
+      check_order n rest ((b, a) :: (c, a) :: edges)
+  end.
+
+Lemma check_order_sound t n ex : forall edges,
+  check_order n ex edges = true -> edges_hold t edges ->
+  (forall a b c, In (a, b, c) ex -> outside (t a) (t b) (t c)) -> False.
+Proof.
+  induction ex as [|[[a b] c] rest IH]; intros edges H Hold Hex; simpl in H.
+  - rewrite orb_false_r in H; exact (has_cycle_sound t n edges H Hold).
+  - apply orb_prop in H; destruct H as [H|H]; [exact (has_cycle_sound t n edges H Hold)|].
+    apply andb_prop in H; destruct H as [H1 H2].
+    assert (Hr : forall a' b' c', In (a', b', c') rest -> outside (t a') (t b') (t c'))
+      by (intros; apply Hex; now right).
+    destruct (Hex a b c (or_introl eq_refl)) as [[L1 L2]|[L1 L2]].
+    + apply (IH _ H1); [|exact Hr].
+      intros e [<-|[<-|He]]; simpl; [lra|lra|now apply Hold].
+    + apply (IH _ H2); [|exact Hr].
+      intros e [<-|[<-|He]]; simpl; [lra|lra|now apply Hold].
+Qed.
+
+(** ** The middle problem [M(a; b, c)] and its Motzkin certificates
+
+    Unknowns (as in solvers/trusted/cones.py): [k_b(x)], [k_c(x)] (indices 0
+    and 1), [P_a(x)], [P_b(x)], [P_c(x)] (indices 2, 3, 4), one of each per
+    token x.  A row of query b reads [(k_b, P_b)], of c [(k_c, P_c)], of the
+    middle a [(k_b + k_c, P_a)]; a nonnegative row reads one [k_b(x)] or
+    [k_c(x)].  A linear form is a list of (unknown, rational coefficient). *)
+
+Local Open Scope Q_scope.
+
+Notation var := (nat * token)%type.
+Definition lform := list (var * Q).
+
+Definition var_eqb (v w : var) : bool := Nat.eqb (fst v) (fst w) && tok_eqb (snd v) (snd w).
+
+Lemma var_eqb_eq v w : var_eqb v w = true -> v = w.
+Proof.
+  destruct v as [i x], w as [j y]; unfold var_eqb; simpl; intros H.
+  apply andb_prop in H; destruct H as [H1 H2].
+  apply Nat.eqb_eq in H1; apply tok_eqb_eq in H2; now subst.
+Qed.
+
+(** Collect the coefficients of each unknown. *)
+Fixpoint insert (vc : var * Q) (acc : lform) : lform :=
+  match acc with
+  | [] => [vc]
+  | (w, d) :: acc' => if var_eqb (fst vc) w then (w, snd vc + d) :: acc'
+                      else (w, d) :: insert vc acc'
+  end.
+
+Definition normalize (f : lform) : lform := fold_right insert [] f.
+
+Definition scale (y : Q) (f : lform) : lform := map (fun vc => (fst vc, y * snd vc)) f.
+
+Inductive side := Lo | Hi.
+
+(** A row of the certificate: [query, side, multiplier, context tokens]. *)
+Record row := { rq : token; rside : side; ry : Q; rctx : list token }.
+(** A nonnegative row: [end, token, multiplier], for [k_end(token) >= 0]. *)
+Record nnrow := { nend : token; ntok : token; ny : Q }.
+(** One exclusion: the middle a is never between the ends b and c. *)
+Record exclusion := { emid : token; eends : token * token; erows : list row; enn : list nnrow }.
+(** A certificate of the kind [rank-two-betweenness]. *)
+Record certificate := { cm : nat; cqueries : list token; cexcl : list exclusion }.
+
+Definition Qnat (n : nat) : Q := inject_Z (Z.of_nat n).
+
+Definition role_of (a b c q : token) : option nat :=
+  if tok_eqb q a then Some 0%nat else if tok_eqb q b then Some 1%nat
+  else if tok_eqb q c then Some 2%nat else None.
+
+Definition kterms (role : nat) (x : token) (c : Q) : lform :=
+  match role with
+  | O => [((0%nat, x), c); ((1%nat, x), c)]
+  | S O => [((0%nat, x), c)]
+  | _ => [((1%nat, x), c)]
+  end.
+
+(** lo: [Σ P − (T − 1/2) Σ k > 0]; hi: [(T + 1/2) Σ k − Σ P > 0], over the
+    sequence [ctx ++ [q]] with [T = target ctx q]. *)
+Definition row_form (role : nat) (s : side) (ctx : list token) (q : token) : lform :=
+  let T := Qnat (target ctx q) in
+  match s with
+  | Lo => flat_map (fun x => ((2 + role)%nat, x, 1) :: kterms role x (- (T - (1#2)))) (ctx ++ [q])
+  | Hi => flat_map (fun x => ((2 + role)%nat, x, -1) :: kterms role x (T + (1#2))) (ctx ++ [q])
+  end.
+
+Definition rform (a b c : token) (r : row) : lform :=
+  match role_of a b c (rq r) with
+  | Some role => row_form role (rside r) (rctx r) (rq r)
+  | None => []
+  end.
+
+Definition nnform (b : token) (n : nnrow) : lform :=
+  [((if tok_eqb (nend n) b then 0%nat else 1%nat, ntok n), 1)].
+
+Definition combination (e : exclusion) : lform :=
+  let a := emid e in let b := fst (eends e) in let c := snd (eends e) in
+  concat (map (fun r => scale (ry r) (rform a b c r)) (erows e)) ++
+  concat (map (fun n => scale (ny n) (nnform b n)) (enn e)).
+
+Definition is_some {A} (o : option A) : bool := match o with Some _ => true | None => false end.
+
+Definition row_ok (M : nat) (a b c : token) (r : row) : bool :=
+  is_some (role_of a b c (rq r)) && Nat.eqb (length (rctx r)) 2 &&
+  forallb (fun x => Nat.eqb (length x) M) (rctx r) && Qle_bool 0 (ry r).
+
+Definition nn_ok (M : nat) (b c : token) (n : nnrow) : bool :=
+  (tok_eqb (nend n) b || tok_eqb (nend n) c) && Nat.eqb (length (ntok n)) M && Qle_bool 0 (ny n).
+
+(** The exclusion's Motzkin check: well-formed rows (three-token sequences
+    of tokens of length M, queries among a, b, c, ends named by nonnegative
+    rows), nonnegative multipliers, the combination vanishes, and a strict
+    row is used (every row is homogeneous, so the bound is 0). *)
+Definition check_exclusion (M : nat) (e : exclusion) : bool :=
+  let a := emid e in let b := fst (eends e) in let c := snd (eends e) in
+  Nat.eqb (length a) M && Nat.eqb (length b) M && Nat.eqb (length c) M &&
+  forallb (row_ok M a b c) (erows e) && forallb (nn_ok M b c) (enn e) &&
+  forallb (fun vc => Qeq_bool (snd vc) 0) (normalize (combination e)) &&
+  existsb (fun r => negb (Qeq_bool (ry r) 0)) (erows e).
+
+(** The certificate's check: every exclusion checked, the ends and middles
+    among the listed queries (tokens of length M), and no real keys of the
+    queries satisfy every exclusion. *)
+Fixpoint idx (x : token) (qs : list token) : nat :=
+  match qs with [] => O | q :: qs' => if tok_eqb x q then O else S (idx x qs') end.
+
+Definition check_betweenness (d : certificate) : bool :=
+  let qs := cqueries d in
+  Nat.leb 1 (cm d) &&
+  forallb (fun q => Nat.eqb (length q) (cm d)) qs &&
+  forallb (fun e => check_exclusion (cm d) e && memb (emid e) qs &&
+                    memb (fst (eends e)) qs && memb (snd (eends e)) qs)
+          (cexcl d) &&
+  check_order (length qs)
+    (map (fun e => (idx (emid e) qs, idx (fst (eends e)) qs, idx (snd (eends e)) qs)) (cexcl d)) [].
+
+Local Close Scope Q_scope.
+
+(** *** Soundness of the linear forms *)
+
+Definition evalf (val : nat -> token -> R) (f : lform) : R :=
+  sumR (map (fun vc => Q2R (snd vc) * val (fst (fst vc)) (snd (fst vc))) f).
+
+Lemma evalf_app val f g : evalf val (f ++ g) = evalf val f + evalf val g.
+Proof. unfold evalf; now rewrite map_app, sumR_app. Qed.
+
+Lemma evalf_insert val vc acc : evalf val (insert vc acc) = evalf val [vc] + evalf val acc.
+Proof.
+  induction acc as [|[w d] acc IH]; simpl; unfold evalf in *; simpl; [ring|].
+  destruct (var_eqb (fst vc) w) eqn:E; simpl.
+  - apply var_eqb_eq in E; rewrite <- E, Q2R_plus; ring.
+  - rewrite IH; simpl; ring.
+Qed.
+
+Lemma evalf_normalize val f : evalf val (normalize f) = evalf val f.
+Proof.
+  induction f as [|vc f IH]; simpl; [reflexivity|].
+  rewrite evalf_insert, IH; unfold evalf; simpl; ring.
+Qed.
+
+Lemma evalf_zero val f : forallb (fun vc => Qeq_bool (snd vc) 0) f = true -> evalf val f = 0.
+Proof.
+  induction f as [|[v c] f IH]; simpl; intros H; [reflexivity|].
+  apply andb_prop in H; destruct H as [H1 H2].
+  apply Qeq_bool_eq, Qeq_eqR in H1; rewrite RMicromega.Q2R_0 in H1.
+  unfold evalf in *; simpl; rewrite H1, IH by exact H2; ring.
+Qed.
+
+Lemma evalf_scale val y f : evalf val (scale y f) = Q2R y * evalf val f.
+Proof.
+  unfold evalf, scale; rewrite map_map, <- sumR_map_scal.
+  apply sumR_map_ext; intros; simpl; rewrite Q2R_mult; ring.
+Qed.
+
+Lemma evalf_concat_map {A} val (g : A -> lform) l :
+  evalf val (concat (map g l)) = sumR (map (fun x => evalf val (g x)) l).
+Proof. unfold evalf; apply sumR_concat_map. Qed.
+
+Definition kv (val : nat -> token -> R) (role : nat) (x : token) : R :=
+  match role with O => val 0%nat x + val 1%nat x | S O => val 0%nat x | _ => val 1%nat x end.
+
+Definition sval (s : side) (k P : token -> R) (X : list token) (T : nat) : R :=
+  match s with Lo => lo_val k P X T | Hi => hi_val k P X T end.
+
+Lemma Q2R_Qnat n : Q2R (Qnat n) = INR n.
+Proof.
+  unfold Q2R, Qnat; simpl; rewrite INR_IZR_INZ; field.
+Qed.
+
+Lemma Q2R_half : Q2R (1 # 2) = 1 / 2.
+Proof. unfold Q2R; simpl; field. Qed.
+
+Lemma evalf_kterms val role x c :
+  evalf val (kterms role x c) = Q2R c * kv val role x.
+Proof. destruct role as [|[|]]; unfold evalf; simpl; ring. Qed.
+
+Lemma evalf_cons val v c f : evalf val ((v, c) :: f) = Q2R c * val (fst v) (snd v) + evalf val f.
+Proof. reflexivity. Qed.
+
+Lemma evalf_row_form val role s ctx q :
+  evalf val (row_form role s ctx q) =
+  sval s (kv val role) (val (2 + role)%nat) (ctx ++ [q]) (target ctx q).
+Proof.
+  unfold row_form, sval, lo_val, hi_val; rewrite !flat_map_concat_map.
+  destruct s; rewrite evalf_concat_map.
+  - rewrite (sumR_map_ext _ (fun x => val (2 + role)%nat x
+                                      + (- (INR (target ctx q) - 1/2)) * kv val role x)).
+    + rewrite sumR_map_plus, sumR_map_scal; ring.
+    + intros x _; rewrite evalf_cons, evalf_kterms, Q2R_opp, Q2R_minus, Q2R_Qnat, Q2R_half,
+        RMicromega.Q2R_1; simpl; ring.
+  - rewrite (sumR_map_ext _ (fun x => (-1) * val (2 + role)%nat x
+                                      + (INR (target ctx q) + 1/2) * kv val role x)).
+    + rewrite sumR_map_plus, !sumR_map_scal; ring.
+    + intros x _; rewrite evalf_cons, evalf_kterms, Q2R_plus, Q2R_Qnat, Q2R_half.
+      replace (Q2R (-1)) with (-1) by (unfold Q2R; simpl; field).
+      simpl; ring.
+Qed.
+
+(** *** Soundness of one exclusion
+
+    With [φ(a) = α φ(b) + β φ(c)] (Lemma 2) the point
+    [k_b = α κ(b,·), P_b = α P_b, k_c = β κ(c,·), P_c = β P_c, P_a] of the
+    head satisfies every row of [M(a; b, c)] (those of b and c weakly when α
+    or β is 0, those of a strictly); the vanishing combination then gives
+    [0 > 0] when a row of a is used.  When none is, [α = β = 1] does. *)
+
+Definition hval (h : head 2) (a b c : token) (al be : R) (i : nat) (x : token) : R :=
+  match i with
+  | O => al * kernel h b x
+  | S O => be * kernel h c x
+  | S (S O) => kernel_P h a x
+  | S (S (S O)) => al * kernel_P h b x
+  | _ => be * kernel_P h c x
+  end.
+
+Lemma sval_ext s k k' P P' X T :
+  (forall x, k x = k' x) -> (forall x, P x = P' x) -> sval s k P X T = sval s k' P' X T.
+Proof.
+  intros Ek EP; destruct s; unfold sval, lo_val, hi_val;
+    rewrite (sumR_map_ext k k'), (sumR_map_ext P P') by auto; reflexivity.
+Qed.
+
+Lemma sval_scale s c k P X T :
+  sval s (fun x => c * k x) (fun x => c * P x) X T = c * sval s k P X T.
+Proof. destruct s; unfold sval, lo_val, hi_val; rewrite !sumR_map_scal; ring. Qed.
+
+Lemma row_pos M (h : head 2) q ctx s :
+  solves M 3 h -> is_token M q -> Forall (is_token M) ctx -> length ctx = 2%nat ->
+  0 < sval s (kernel h q) (kernel_P h q) (ctx ++ [q]) (target ctx q).
+Proof.
+  intros Hs Hq Hc Hl; destruct (solves_rows M 3 h ctx q Hs Hq Hc) as [H1 H2];
+    [rewrite Hl; reflexivity|]; destruct s; assumption.
+Qed.
+
+Lemma role_of_spec a b c q role :
+  role_of a b c q = Some role ->
+  (role = 0%nat /\ q = a) \/ (role = 1%nat /\ q = b) \/ (role = 2%nat /\ q = c).
+Proof.
+  unfold role_of.
+  destruct (tok_eqb q a) eqn:Ea; [intros H; injection H as <-; left; split; [reflexivity | now apply tok_eqb_eq]|].
+  destruct (tok_eqb q b) eqn:Eb; [intros H; injection H as <-; right; left; split; [reflexivity | now apply tok_eqb_eq]|].
+  destruct (tok_eqb q c) eqn:Ec; [intros H; injection H as <-; right; right; split; [reflexivity | now apply tok_eqb_eq]|].
+  discriminate.
+Qed.
+
+Lemma forallb_tokens M l : forallb (fun x => Nat.eqb (length x) M) l = true -> Forall (is_token M) l.
+Proof.
+  intros H; rewrite forallb_forall in H; apply Forall_forall; intros x Hx.
+  apply Nat.eqb_eq, H, Hx.
+Qed.
+
+(** The value of one row at the point [hval h a b c al be]. *)
+Lemma row_value M (h : head 2) a b c al be r :
+  solves M 3 h -> is_token M a -> is_token M b -> is_token M c -> row_ok M a b c r = true ->
+  0 <= al -> 0 <= be ->
+  (exists role, role_of a b c (rq r) = Some role /\
+   ((role = 0%nat /\ ((forall x, kernel h a x = al * kernel h b x + be * kernel h c x) ->
+                      0 < evalf (hval h a b c al be) (rform a b c r))) \/
+    (role <> 0%nat /\ ((0 < al -> 0 < be -> 0 < evalf (hval h a b c al be) (rform a b c r)) /\
+                       0 <= evalf (hval h a b c al be) (rform a b c r))))).
+Proof.
+  intros Hs Ha Hb Hc Hok Hal Hbe.
+  unfold row_ok in Hok; apply andb_prop in Hok; destruct Hok as [Hok Hy].
+  apply andb_prop in Hok; destruct Hok as [Hok Ht].
+  apply andb_prop in Hok; destruct Hok as [Hr Hl].
+  apply Nat.eqb_eq in Hl; apply forallb_tokens in Ht.
+  destruct (role_of a b c (rq r)) as [role|] eqn:Er; [|discriminate].
+  exists role; split; [reflexivity|].
+  unfold rform; rewrite Er, evalf_row_form.
+  destruct (role_of_spec a b c (rq r) role Er) as [[-> Eq]|[[-> Eq]|[-> Eq]]]; rewrite Eq.
+  - left; split; [reflexivity|]; intros Hk.
+    rewrite (sval_ext _ _ (kernel h a) _ (kernel_P h a))
+      by (intros; cbn [kv hval Nat.add]; rewrite ?Hk; reflexivity).
+    apply (row_pos M); auto.
+  - right; split; [discriminate|].
+    rewrite (sval_ext _ _ (fun x => al * kernel h b x) _ (fun x => al * kernel_P h b x))
+      by (intros; reflexivity).
+    rewrite sval_scale.
+    assert (P := row_pos M h b (rctx r) (rside r) Hs Hb Ht Hl).
+    split; [intros; apply Rmult_lt_0_compat; assumption | apply Rmult_le_pos; lra].
+  - right; split; [discriminate|].
+    rewrite (sval_ext _ _ (fun x => be * kernel h c x) _ (fun x => be * kernel_P h c x))
+      by (intros; reflexivity).
+    rewrite sval_scale.
+    assert (P := row_pos M h c (rctx r) (rside r) Hs Hc Ht Hl).
+    split; [intros; apply Rmult_lt_0_compat; assumption | apply Rmult_le_pos; lra].
+Qed.
+
+Lemma Qle_bool_R x : Qle_bool 0 x = true -> 0 <= Q2R x.
+Proof. intros H; apply RMicromega.Qle_true in H; rewrite RMicromega.Q2R_0 in H; exact H. Qed.
+
+Lemma Q_pos_R x : Qle_bool 0 x = true -> Qeq_bool x 0 = false -> 0 < Q2R x.
+Proof.
+  intros H1 H2; apply Qle_bool_R in H1; apply RMicromega.Qeq_false in H2.
+  rewrite RMicromega.Q2R_0 in H2; lra.
+Qed.
+
+Lemma Q_zero_R x : Qeq_bool x 0 = true -> Q2R x = 0.
+Proof. intros H; apply RMicromega.Qeq_true in H; rewrite RMicromega.Q2R_0 in H; exact H. Qed.
+
+Lemma nn_value M (h : head 2) a b c al be n :
+  valid M h -> is_token M b -> is_token M c -> nn_ok M b c n = true -> 0 <= al -> 0 <= be ->
+  0 <= Q2R (ny n) * evalf (hval h a b c al be) (nnform b n).
+Proof.
+  intros Hv Hb Hc Hok Hal Hbe.
+  unfold nn_ok in Hok; apply andb_prop in Hok; destruct Hok as [Hok Hy].
+  apply andb_prop in Hok; destruct Hok as [_ Hl]; apply Nat.eqb_eq in Hl.
+  apply Rmult_le_pos; [now apply Qle_bool_R|].
+  unfold nnform, evalf; simpl; rewrite RMicromega.Q2R_1.
+  destruct (tok_eqb (nend n) b); simpl.
+  - assert (0 <= kernel h b (ntok n)) by (apply (kernel_nonneg M); auto). nra.
+  - assert (0 <= kernel h c (ntok n)) by (apply (kernel_nonneg M); auto). nra.
+Qed.
+
+Lemma evalf_combination val e :
+  evalf val (combination e) =
+  sumR (map (fun r => Q2R (ry r) * evalf val (rform (emid e) (fst (eends e)) (snd (eends e)) r)) (erows e))
+  + sumR (map (fun n => Q2R (ny n) * evalf val (nnform (fst (eends e)) n)) (enn e)).
+Proof.
+  unfold combination; rewrite evalf_app, !evalf_concat_map.
+  f_equal; apply sumR_map_ext; intros; apply evalf_scale.
+Qed.
+
+Lemma existsb_false {A} (f : A -> bool) l : existsb f l = false -> forall x, In x l -> f x = false.
+Proof.
+  intros H x Hx; destruct (f x) eqn:E; [|reflexivity].
+  assert (existsb f l = true) by (apply existsb_exists; now exists x). congruence.
+Qed.
+
+(** Lemma 2 with a Motzkin certificate: the middle's key lies strictly
+    outside the closed interval spanned by the ends' keys. *)
+Theorem check_exclusion_sound M e (h : head 2) :
+  check_exclusion M e = true -> solves M 3 h ->
+  outside (key h (emid e)) (key h (fst (eends e))) (key h (snd (eends e))).
+Proof.
+  intros Hc Hs; apply not_between_outside; intros Hbt.
+  unfold check_exclusion in Hc.
+  apply andb_prop in Hc; destruct Hc as [Hc Hst].
+  apply andb_prop in Hc; destruct Hc as [Hc Hz].
+  apply andb_prop in Hc; destruct Hc as [Hc Hnn].
+  apply andb_prop in Hc; destruct Hc as [Hc Hrows].
+  apply andb_prop in Hc; destruct Hc as [Hc Lc].
+  apply andb_prop in Hc; destruct Hc as [La Lb].
+  apply Nat.eqb_eq in La, Lb, Lc.
+  assert (Z : forall al be, evalf (hval h (emid e) (fst (eends e)) (snd (eends e)) al be)
+                                  (combination e) = 0)
+    by (intros; rewrite <- evalf_normalize; apply evalf_zero; exact Hz).
+  rewrite forallb_forall in Hrows, Hnn.
+  set (a := emid e) in *; set (b := fst (eends e)) in *; set (c := snd (eends e)) in *.
+  assert (Hv := proj1 Hs).
+  destruct (existsb (fun r => match role_of a b c (rq r) with
+                              | Some O => negb (Qeq_bool (ry r) 0) | _ => false end) (erows e)) eqn:EA.
+  - (* a row of the middle is used: the point of Lemma 2 *)
+    destruct (middle_row M h a b c Hv La Lb Lc Hbt) as [al [be [Hal [Hbe Hk]]]].
+    specialize (Z al be); rewrite evalf_combination in Z; fold a b c in Z.
+    assert (0 <= sumR (map (fun n => Q2R (ny n) * evalf (hval h a b c al be) (nnform b n)) (enn e)))
+      by (apply sumR_nonneg; intros n Hn; apply (nn_value M); auto).
+    assert (0 < sumR (map (fun r => Q2R (ry r) * evalf (hval h a b c al be) (rform a b c r)) (erows e))).
+    { apply sumR_pos_exists.
+      - intros r Hr; apply Rmult_le_pos.
+        + specialize (Hrows r Hr); unfold row_ok in Hrows.
+          apply andb_prop in Hrows; destruct Hrows as [_ Hy]; now apply Qle_bool_R.
+        + destruct (row_value M h a b c al be r Hs La Lb Lc (Hrows r Hr) Hal Hbe)
+            as [role [_ [[_ P]|[_ [_ P]]]]]; [apply Rlt_le, P, Hk | exact P].
+      - apply existsb_exists in EA; destruct EA as [r [Hr E]]; exists r; split; [exact Hr|].
+        destruct (role_of a b c (rq r)) as [[|]|] eqn:Er; try discriminate.
+        apply Rmult_lt_0_compat.
+        + specialize (Hrows r Hr); unfold row_ok in Hrows.
+          apply andb_prop in Hrows; destruct Hrows as [_ Hy]; apply Q_pos_R; [exact Hy|].
+          now apply negb_true_iff.
+        + destruct (row_value M h a b c al be r Hs La Lb Lc (Hrows r Hr) Hal Hbe)
+            as [role [Er' [[_ P]|[N _]]]]; rewrite Er in Er'; injection Er' as <-;
+            [exact (P Hk) | congruence]. }
+    lra.
+  - (* no row of the middle is used: the ends' rows alone, at α = β = 1 *)
+    specialize (Z 1 1); rewrite evalf_combination in Z; fold a b c in Z.
+    assert (0 <= sumR (map (fun n => Q2R (ny n) * evalf (hval h a b c 1 1) (nnform b n)) (enn e)))
+      by (apply sumR_nonneg; intros n Hn; apply (nn_value M); auto; lra).
+    assert (EA' := existsb_false _ _ EA).
+    assert (0 < sumR (map (fun r => Q2R (ry r) * evalf (hval h a b c 1 1) (rform a b c r)) (erows e))).
+    { apply sumR_pos_exists.
+      - intros r Hr.
+        specialize (EA' r Hr); cbv beta in EA'; assert (Hy := Hrows r Hr); unfold row_ok in Hy.
+        apply andb_prop in Hy; destruct Hy as [_ Hy].
+        destruct (row_value M h a b c 1 1 r Hs La Lb Lc (Hrows r Hr)) as [role [Er [[-> _]|[_ [_ P]]]]];
+          try lra.
+        + rewrite Er, negb_false_iff in EA'; apply Q_zero_R in EA'; rewrite EA'; lra.
+        + apply Rmult_le_pos; [now apply Qle_bool_R | exact P].
+      - apply existsb_exists in Hst; destruct Hst as [r [Hr E]]; exists r; split; [exact Hr|].
+        specialize (EA' r Hr); cbv beta in EA'; assert (Hy := Hrows r Hr); unfold row_ok in Hy.
+        apply andb_prop in Hy; destruct Hy as [_ Hy].
+        apply negb_true_iff in E.
+        destruct (row_value M h a b c 1 1 r Hs La Lb Lc (Hrows r Hr)) as [role [Er [[-> _]|[_ [P _]]]]];
+          try lra.
+        + rewrite Er, E in EA'; discriminate.
+        + apply Rmult_lt_0_compat; [now apply Q_pos_R | apply P; lra]. }
+    lra.
+Qed.
+
+(** *** Soundness of the checker at the certificate's m *)
+Lemma idx_nth x qs : memb x qs = true -> nth (idx x qs) qs [] = x.
+Proof.
+  induction qs as [|q qs IH]; simpl; [discriminate|].
+  destruct (tok_eqb x q) eqn:E; simpl.
+  - intros _; symmetry; now apply tok_eqb_eq.
+  - intros H; apply IH, H.
+Qed.
+
+Theorem check_betweenness_sound_at d :
+  check_betweenness d = true -> ~ solvable 2 (cm d) 3.
+Proof.
+  intros Hc [h Hs]; unfold check_betweenness in Hc.
+  apply andb_prop in Hc; destruct Hc as [Hc Ho].
+  apply andb_prop in Hc; destruct Hc as [Hc Hex].
+  rewrite forallb_forall in Hex.
+  set (qs := cqueries d) in *.
+  apply (check_order_sound (fun i => key h (nth i qs [])) _ _ [] Ho); [intros e []|].
+  intros a b c Hin; apply in_map_iff in Hin; destruct Hin as [e [E He]].
+  injection E as <- <- <-.
+  specialize (Hex e He).
+  apply andb_prop in Hex; destruct Hex as [Hex Mc].
+  apply andb_prop in Hex; destruct Hex as [Hex Mb].
+  apply andb_prop in Hex; destruct Hex as [Hex Ma].
+  rewrite !idx_nth by assumption.
+  exact (check_exclusion_sound (cm d) e h Hex Hs).
+Qed.
+
+(** ** The checker's soundness theorem
+
+    Restriction (KTable's [solvable_restrict], zero padding) carries the
+    refutation at the certificate's m to every m' >= m. *)
+Theorem check_betweenness_sound d :
+  check_betweenness d = true -> forall m', (cm d <= m')%nat -> ~ solvable 2 m' 3.
+Proof.
+  intros Hc m' Hm Hs.
+  exact (check_betweenness_sound_at d Hc (solvable_restrict 2 (cm d) m' 3 Hs Hm)).
+Qed.
+
+(** ** Tokens written as bit strings, coordinate 1 first
+
+    [tk "10010"] is the token [[true; false; false; true; false]]; a string
+    with any other character reads as the empty token (which no check of
+    length m >= 1 accepts). *)
+
+Fixpoint bits (s : String.string) : option token :=
+  match s with
+  | String.EmptyString => Some []
+  | String.String "0"%char s' => option_map (cons false) (bits s')
+  | String.String "1"%char s' => option_map (cons true) (bits s')
+  | _ => None
+  end.
+
+Definition tk (s : String.string) : token :=
+  match bits s with Some t => t | None => [] end.
+
+(** ** The certificate at m = 5 (docs/kernel_rank.rank_two.md, its table)
+
+    Eight queries: the five edges of the pentagon 1–4–3–2–5–1 and three
+    tokens of weight four.  Each exclusion "a is never between b and c" is
+    certified by the score-gap-two rows (Lemma 4) of its three queries on
+    the middle a and its complement ā: lo (a,a) ×1, hi (a,ā) ×2, lo (ā,ā) ×1
+    — the rows the Python certificate carries, in its order. *)
+
+Definition complement (x : token) : token := map negb x.
+
+Definition gap_rows (a q : token) : list row :=
+  [ {| rq := q; rside := Lo; ry := 1%Q; rctx := [a; a] |};
+    {| rq := q; rside := Hi; ry := 2%Q; rctx := [a; complement a] |};
+    {| rq := q; rside := Lo; ry := 1%Q; rctx := [complement a; complement a] |} ].
+
+Definition gap_exclusion (a b c : token) : exclusion :=
+  {| emid := a; eends := (b, c); erows := gap_rows a b ++ gap_rows a c ++ gap_rows a a; enn := [] |}.
+
+Local Open Scope string_scope.
+
+Definition queries_m5 : list token :=
+  map tk ["10010"; "00110"; "01100"; "01001"; "10001"; "01111"; "10111"; "11011"].
+
+(** (a, b, c): a is never between b and c. *)
+Definition exclusions_m5 : list (String.string * String.string * String.string) :=
+  [ ("10010", "01100", "01111");
+    ("10001", "01100", "01111");
+    ("01100", "10010", "10111");
+    ("01001", "10010", "10111");
+    ("01001", "00110", "10111");
+    ("10001", "00110", "01111");
+    ("00110", "10001", "11011");
+    ("01100", "10001", "10111");
+    ("00110", "01001", "11011");
+    ("10010", "01001", "01111") ].
+
+Local Close Scope string_scope.
+
+Definition cert_m5 : certificate :=
+  {| cm := 5; cqueries := queries_m5;
+     cexcl := map (fun t => match t with (a, b, c) => gap_exclusion (tk a) (tk b) (tk c) end)
+                  exclusions_m5 |}.
+
+Lemma cert_m5_checks : check_betweenness cert_m5 = true.
+Proof. vm_compute; reflexivity. Qed.
+
+(** No head of feature rank <= 2 has error < 1/2 on every sequence of exact
+    length three over {0,1}^m, for any m >= 5. *)
+Theorem rank_two_fails : forall m, (5 <= m)%nat -> ~ solvable 2 m 3.
+Proof. exact (check_betweenness_sound cert_m5 cert_m5_checks). Qed.
