@@ -58,7 +58,7 @@ Qed.
     head has [κ(q,u) > κ(q,v)]: the rows lo (u,u,q) ×1, hi (u,v,q) ×2 and
     lo (v,v,q) ×1 add to [2κ(q,u) − 2κ(q,v) > 0]. *)
 
-Lemma ip_le_self x q : (ip x q <= ip q q)%nat.
+Lemma ip_le_diag x q : (ip x q <= ip q q)%nat.
 Proof.
   revert x; induction q as [|b q IH]; intros [|a x]; simpl; try lia.
   specialize (IH x); destruct a, b; simpl; lia.
@@ -69,7 +69,7 @@ Lemma score_gap_two {r} m (h : head r) q u v :
   ip v q = (ip u q + 2)%nat -> kernel h q v < kernel h q u.
 Proof.
   intros Hs Hq Hu Hv Hg.
-  assert (Hvq := ip_le_self v q).
+  assert (Hvq := ip_le_diag v q).
   assert (T1 : target [u; u] q = ip u q) by (unfold target; simpl; lia).
   assert (T2 : target [u; v] q = ip u q) by (unfold target; simpl; lia).
   assert (T3 : target [v; v] q = (ip u q + 2)%nat) by (unfold target; simpl; lia).
@@ -98,7 +98,7 @@ Lemma kernel2 (h : head 2) q x :
   kernel h q x = phi h q 0 * psi h x 0 + phi h q 1 * psi h x 1.
 Proof. unfold kernel, dot; simpl; ring. Qed.
 
-Definition key (h : head 2) (q : token) : R := phi h q 1 / (phi h q 0 + phi h q 1).
+Definition angle_key (h : head 2) (q : token) : R := phi h q 1 / (phi h q 0 + phi h q 1).
 
 Lemma phi_nonneg m (h : head 2) q :
   valid m h -> is_token m q -> 0 <= phi h q 0 /\ 0 <= phi h q 1.
@@ -186,7 +186,7 @@ Definition between (x y z : R) : Prop := (y <= x <= z) \/ (z <= x <= y).
     nonnegative combination of the ends' rows. *)
 Lemma middle_row m (h : head 2) a b c :
   valid m h -> is_token m a -> is_token m b -> is_token m c ->
-  between (key h a) (key h b) (key h c) ->
+  between (angle_key h a) (angle_key h b) (angle_key h c) ->
   exists al be, 0 <= al /\ 0 <= be /\
     forall x, kernel h a x = al * kernel h b x + be * kernel h c x.
 Proof.
@@ -194,7 +194,7 @@ Proof.
   destruct (phi_nonneg m h a Hv Ha), (phi_nonneg m h b Hv Hb), (phi_nonneg m h c Hv Hc).
   assert (Sa := phi_sum_pos m h a Hv Ha); assert (Sb := phi_sum_pos m h b Hv Hb).
   assert (Sc := phi_sum_pos m h c Hv Hc).
-  unfold key in Hbt; destruct Hbt as [[L1 L2]|[L1 L2]].
+  unfold angle_key in Hbt; destruct Hbt as [[L1 L2]|[L1 L2]].
   - destruct (cone2 (phi h b 0) (phi h b 1) (phi h a 0) (phi h a 1) (phi h c 0) (phi h c 1))
       as [al [be [Hal [Hbe [E0 E1]]]]]; auto.
     exists al, be; repeat split; auto; intros x.
@@ -350,7 +350,7 @@ Qed.
 Local Open Scope Q_scope.
 
 Notation var := (nat * token)%type.
-Definition lform := list (var * Q).
+Definition mform := list (var * Q).
 
 Definition var_eqb (v w : var) : bool := Nat.eqb (fst v) (fst w) && tok_eqb (snd v) (snd w).
 
@@ -362,35 +362,35 @@ Proof.
 Qed.
 
 (** Collect the coefficients of each unknown. *)
-Fixpoint insert (vc : var * Q) (acc : lform) : lform :=
+Fixpoint insert (vc : var * Q) (acc : mform) : mform :=
   match acc with
   | [] => [vc]
   | (w, d) :: acc' => if var_eqb (fst vc) w then (w, snd vc + d) :: acc'
                       else (w, d) :: insert vc acc'
   end.
 
-Definition normalize (f : lform) : lform := fold_right insert [] f.
+Definition normalize (f : mform) : mform := fold_right insert [] f.
 
-Definition scale (y : Q) (f : lform) : lform := map (fun vc => (fst vc, y * snd vc)) f.
+Definition lf_scale (y : Q) (f : mform) : mform := map (fun vc => (fst vc, y * snd vc)) f.
 
-Inductive side := Lo | Hi.
+Inductive mside := Lo | Hi.
 
 (** A row of the certificate: [query, side, multiplier, context tokens]. *)
-Record row := { rq : token; rside : side; ry : Q; rctx : list token }.
+Record mrow := { rq : token; rside : mside; ry : Q; rctx : list token }.
 (** A nonnegative row: [end, token, multiplier], for [k_end(token) >= 0]. *)
 Record nnrow := { nend : token; ntok : token; ny : Q }.
 (** One exclusion: the middle a is never between the ends b and c. *)
-Record exclusion := { emid : token; eends : token * token; erows : list row; enn : list nnrow }.
+Record exclusion := { emid : token; eends : token * token; erows : list mrow; enn : list nnrow }.
 (** A certificate of the kind [rank-two-betweenness]. *)
 Record certificate := { cm : nat; cqueries : list token; cexcl : list exclusion }.
 
-Definition Qnat (n : nat) : Q := inject_Z (Z.of_nat n).
+Definition QofN (n : nat) : Q := inject_Z (Z.of_nat n).
 
 Definition role_of (a b c q : token) : option nat :=
   if tok_eqb q a then Some 0%nat else if tok_eqb q b then Some 1%nat
   else if tok_eqb q c then Some 2%nat else None.
 
-Definition kterms (role : nat) (x : token) (c : Q) : lform :=
+Definition kterms (role : nat) (x : token) (c : Q) : mform :=
   match role with
   | O => [((0%nat, x), c); ((1%nat, x), c)]
   | S O => [((0%nat, x), c)]
@@ -399,30 +399,30 @@ Definition kterms (role : nat) (x : token) (c : Q) : lform :=
 
 (** lo: [Σ P − (T − 1/2) Σ k > 0]; hi: [(T + 1/2) Σ k − Σ P > 0], over the
     sequence [ctx ++ [q]] with [T = target ctx q]. *)
-Definition row_form (role : nat) (s : side) (ctx : list token) (q : token) : lform :=
-  let T := Qnat (target ctx q) in
+Definition row_form (role : nat) (s : mside) (ctx : list token) (q : token) : mform :=
+  let T := QofN (target ctx q) in
   match s with
   | Lo => flat_map (fun x => ((2 + role)%nat, x, 1) :: kterms role x (- (T - (1#2)))) (ctx ++ [q])
   | Hi => flat_map (fun x => ((2 + role)%nat, x, -1) :: kterms role x (T + (1#2))) (ctx ++ [q])
   end.
 
-Definition rform (a b c : token) (r : row) : lform :=
+Definition rform (a b c : token) (r : mrow) : mform :=
   match role_of a b c (rq r) with
   | Some role => row_form role (rside r) (rctx r) (rq r)
   | None => []
   end.
 
-Definition nnform (b : token) (n : nnrow) : lform :=
+Definition nnform (b : token) (n : nnrow) : mform :=
   [((if tok_eqb (nend n) b then 0%nat else 1%nat, ntok n), 1)].
 
-Definition combination (e : exclusion) : lform :=
+Definition motzkin_combination (e : exclusion) : mform :=
   let a := emid e in let b := fst (eends e) in let c := snd (eends e) in
-  concat (map (fun r => scale (ry r) (rform a b c r)) (erows e)) ++
-  concat (map (fun n => scale (ny n) (nnform b n)) (enn e)).
+  concat (map (fun r => lf_scale (ry r) (rform a b c r)) (erows e)) ++
+  concat (map (fun n => lf_scale (ny n) (nnform b n)) (enn e)).
 
 Definition is_some {A} (o : option A) : bool := match o with Some _ => true | None => false end.
 
-Definition row_ok (M : nat) (a b c : token) (r : row) : bool :=
+Definition mrow_ok (M : nat) (a b c : token) (r : mrow) : bool :=
   is_some (role_of a b c (rq r)) && Nat.eqb (length (rctx r)) 2 &&
   forallb (fun x => Nat.eqb (length x) M) (rctx r) && Qle_bool 0 (ry r).
 
@@ -436,15 +436,15 @@ Definition nn_ok (M : nat) (b c : token) (n : nnrow) : bool :=
 Definition check_exclusion (M : nat) (e : exclusion) : bool :=
   let a := emid e in let b := fst (eends e) in let c := snd (eends e) in
   Nat.eqb (length a) M && Nat.eqb (length b) M && Nat.eqb (length c) M &&
-  forallb (row_ok M a b c) (erows e) && forallb (nn_ok M b c) (enn e) &&
-  forallb (fun vc => Qeq_bool (snd vc) 0) (normalize (combination e)) &&
+  forallb (mrow_ok M a b c) (erows e) && forallb (nn_ok M b c) (enn e) &&
+  forallb (fun vc => Qeq_bool (snd vc) 0) (normalize (motzkin_combination e)) &&
   existsb (fun r => negb (Qeq_bool (ry r) 0)) (erows e).
 
 (** The certificate's check: every exclusion checked, the ends and middles
     among the listed queries (tokens of length M), and no real keys of the
     queries satisfy every exclusion. *)
-Fixpoint idx (x : token) (qs : list token) : nat :=
-  match qs with [] => O | q :: qs' => if tok_eqb x q then O else S (idx x qs') end.
+Fixpoint query_index (x : token) (qs : list token) : nat :=
+  match qs with [] => O | q :: qs' => if tok_eqb x q then O else S (query_index x qs') end.
 
 Definition check_betweenness (d : certificate) : bool :=
   let qs := cqueries d in
@@ -454,13 +454,13 @@ Definition check_betweenness (d : certificate) : bool :=
                     memb (fst (eends e)) qs && memb (snd (eends e)) qs)
           (cexcl d) &&
   check_order (length qs)
-    (map (fun e => (idx (emid e) qs, idx (fst (eends e)) qs, idx (snd (eends e)) qs)) (cexcl d)) [].
+    (map (fun e => (query_index (emid e) qs, query_index (fst (eends e)) qs, query_index (snd (eends e)) qs)) (cexcl d)) [].
 
 Local Close Scope Q_scope.
 
 (** *** Soundness of the linear forms *)
 
-Definition evalf (val : nat -> token -> R) (f : lform) : R :=
+Definition evalf (val : nat -> token -> R) (f : mform) : R :=
   sumR (map (fun vc => Q2R (snd vc) * val (fst (fst vc)) (snd (fst vc))) f).
 
 Lemma evalf_app val f g : evalf val (f ++ g) = evalf val f + evalf val g.
@@ -488,28 +488,28 @@ Proof.
   unfold evalf in *; simpl; rewrite H1, IH by exact H2; ring.
 Qed.
 
-Lemma evalf_scale val y f : evalf val (scale y f) = Q2R y * evalf val f.
+Lemma evalf_scale val y f : evalf val (lf_scale y f) = Q2R y * evalf val f.
 Proof.
-  unfold evalf, scale; rewrite map_map, <- sumR_map_scal.
+  unfold evalf, lf_scale; rewrite map_map, <- sumR_map_scal.
   apply sumR_map_ext; intros; simpl; rewrite Q2R_mult; ring.
 Qed.
 
-Lemma evalf_concat_map {A} val (g : A -> lform) l :
+Lemma evalf_concat_map {A} val (g : A -> mform) l :
   evalf val (concat (map g l)) = sumR (map (fun x => evalf val (g x)) l).
 Proof. unfold evalf; apply sumR_concat_map. Qed.
 
 Definition kv (val : nat -> token -> R) (role : nat) (x : token) : R :=
   match role with O => val 0%nat x + val 1%nat x | S O => val 0%nat x | _ => val 1%nat x end.
 
-Definition sval (s : side) (k P : token -> R) (X : list token) (T : nat) : R :=
+Definition sval (s : mside) (k P : token -> R) (X : list token) (T : nat) : R :=
   match s with Lo => lo_val k P X T | Hi => hi_val k P X T end.
 
-Lemma Q2R_Qnat n : Q2R (Qnat n) = INR n.
+Lemma Q2R_QofN n : Q2R (QofN n) = INR n.
 Proof.
-  unfold Q2R, Qnat; simpl; rewrite INR_IZR_INZ; field.
+  unfold Q2R, QofN; simpl; rewrite INR_IZR_INZ; field.
 Qed.
 
-Lemma Q2R_half : Q2R (1 # 2) = 1 / 2.
+Lemma Q2R_one_half : Q2R (1 # 2) = 1 / 2.
 Proof. unfold Q2R; simpl; field. Qed.
 
 Lemma evalf_kterms val role x c :
@@ -528,12 +528,12 @@ Proof.
   - rewrite (sumR_map_ext _ (fun x => val (2 + role)%nat x
                                       + (- (INR (target ctx q) - 1/2)) * kv val role x)).
     + rewrite sumR_map_plus, sumR_map_scal; ring.
-    + intros x _; rewrite evalf_cons, evalf_kterms, Q2R_opp, Q2R_minus, Q2R_Qnat, Q2R_half,
+    + intros x _; rewrite evalf_cons, evalf_kterms, Q2R_opp, Q2R_minus, Q2R_QofN, Q2R_one_half,
         RMicromega.Q2R_1; simpl; ring.
   - rewrite (sumR_map_ext _ (fun x => (-1) * val (2 + role)%nat x
                                       + (INR (target ctx q) + 1/2) * kv val role x)).
     + rewrite sumR_map_plus, !sumR_map_scal; ring.
-    + intros x _; rewrite evalf_cons, evalf_kterms, Q2R_plus, Q2R_Qnat, Q2R_half.
+    + intros x _; rewrite evalf_cons, evalf_kterms, Q2R_plus, Q2R_QofN, Q2R_one_half.
       replace (Q2R (-1)) with (-1) by (unfold Q2R; simpl; field).
       simpl; ring.
 Qed.
@@ -566,7 +566,7 @@ Lemma sval_scale s c k P X T :
   sval s (fun x => c * k x) (fun x => c * P x) X T = c * sval s k P X T.
 Proof. destruct s; unfold sval, lo_val, hi_val; rewrite !sumR_map_scal; ring. Qed.
 
-Lemma row_pos M (h : head 2) q ctx s :
+Lemma mrow_pos M (h : head 2) q ctx s :
   solves M 3 h -> is_token M q -> Forall (is_token M) ctx -> length ctx = 2%nat ->
   0 < sval s (kernel h q) (kernel_P h q) (ctx ++ [q]) (target ctx q).
 Proof.
@@ -593,7 +593,7 @@ Qed.
 
 (** The value of one row at the point [hval h a b c al be]. *)
 Lemma row_value M (h : head 2) a b c al be r :
-  solves M 3 h -> is_token M a -> is_token M b -> is_token M c -> row_ok M a b c r = true ->
+  solves M 3 h -> is_token M a -> is_token M b -> is_token M c -> mrow_ok M a b c r = true ->
   0 <= al -> 0 <= be ->
   (exists role, role_of a b c (rq r) = Some role /\
    ((role = 0%nat /\ ((forall x, kernel h a x = al * kernel h b x + be * kernel h c x) ->
@@ -602,7 +602,7 @@ Lemma row_value M (h : head 2) a b c al be r :
                        0 <= evalf (hval h a b c al be) (rform a b c r))))).
 Proof.
   intros Hs Ha Hb Hc Hok Hal Hbe.
-  unfold row_ok in Hok; apply andb_prop in Hok; destruct Hok as [Hok Hy].
+  unfold mrow_ok in Hok; apply andb_prop in Hok; destruct Hok as [Hok Hy].
   apply andb_prop in Hok; destruct Hok as [Hok Ht].
   apply andb_prop in Hok; destruct Hok as [Hr Hl].
   apply Nat.eqb_eq in Hl; apply forallb_tokens in Ht.
@@ -613,18 +613,18 @@ Proof.
   - left; split; [reflexivity|]; intros Hk.
     rewrite (sval_ext _ _ (kernel h a) _ (kernel_P h a))
       by (intros; cbn [kv hval Nat.add]; rewrite ?Hk; reflexivity).
-    apply (row_pos M); auto.
+    apply (mrow_pos M); auto.
   - right; split; [discriminate|].
     rewrite (sval_ext _ _ (fun x => al * kernel h b x) _ (fun x => al * kernel_P h b x))
       by (intros; reflexivity).
     rewrite sval_scale.
-    assert (P := row_pos M h b (rctx r) (rside r) Hs Hb Ht Hl).
+    assert (P := mrow_pos M h b (rctx r) (rside r) Hs Hb Ht Hl).
     split; [intros; apply Rmult_lt_0_compat; assumption | apply Rmult_le_pos; lra].
   - right; split; [discriminate|].
     rewrite (sval_ext _ _ (fun x => be * kernel h c x) _ (fun x => be * kernel_P h c x))
       by (intros; reflexivity).
     rewrite sval_scale.
-    assert (P := row_pos M h c (rctx r) (rside r) Hs Hc Ht Hl).
+    assert (P := mrow_pos M h c (rctx r) (rside r) Hs Hc Ht Hl).
     split; [intros; apply Rmult_lt_0_compat; assumption | apply Rmult_le_pos; lra].
 Qed.
 
@@ -655,11 +655,11 @@ Proof.
 Qed.
 
 Lemma evalf_combination val e :
-  evalf val (combination e) =
+  evalf val (motzkin_combination e) =
   sumR (map (fun r => Q2R (ry r) * evalf val (rform (emid e) (fst (eends e)) (snd (eends e)) r)) (erows e))
   + sumR (map (fun n => Q2R (ny n) * evalf val (nnform (fst (eends e)) n)) (enn e)).
 Proof.
-  unfold combination; rewrite evalf_app, !evalf_concat_map.
+  unfold motzkin_combination; rewrite evalf_app, !evalf_concat_map.
   f_equal; apply sumR_map_ext; intros; apply evalf_scale.
 Qed.
 
@@ -673,7 +673,7 @@ Qed.
     outside the closed interval spanned by the ends' keys. *)
 Theorem check_exclusion_sound M e (h : head 2) :
   check_exclusion M e = true -> solves M 3 h ->
-  outside (key h (emid e)) (key h (fst (eends e))) (key h (snd (eends e))).
+  outside (angle_key h (emid e)) (angle_key h (fst (eends e))) (angle_key h (snd (eends e))).
 Proof.
   intros Hc Hs; apply not_between_outside; intros Hbt.
   unfold check_exclusion in Hc.
@@ -685,7 +685,7 @@ Proof.
   apply andb_prop in Hc; destruct Hc as [La Lb].
   apply Nat.eqb_eq in La, Lb, Lc.
   assert (Z : forall al be, evalf (hval h (emid e) (fst (eends e)) (snd (eends e)) al be)
-                                  (combination e) = 0)
+                                  (motzkin_combination e) = 0)
     by (intros; rewrite <- evalf_normalize; apply evalf_zero; exact Hz).
   rewrite forallb_forall in Hrows, Hnn.
   set (a := emid e) in *; set (b := fst (eends e)) in *; set (c := snd (eends e)) in *.
@@ -700,14 +700,14 @@ Proof.
     assert (0 < sumR (map (fun r => Q2R (ry r) * evalf (hval h a b c al be) (rform a b c r)) (erows e))).
     { apply sumR_pos_exists.
       - intros r Hr; apply Rmult_le_pos.
-        + specialize (Hrows r Hr); unfold row_ok in Hrows.
+        + specialize (Hrows r Hr); unfold mrow_ok in Hrows.
           apply andb_prop in Hrows; destruct Hrows as [_ Hy]; now apply Qle_bool_R.
         + destruct (row_value M h a b c al be r Hs La Lb Lc (Hrows r Hr) Hal Hbe)
             as [role [_ [[_ P]|[_ [_ P]]]]]; [apply Rlt_le, P, Hk | exact P].
       - apply existsb_exists in EA; destruct EA as [r [Hr E]]; exists r; split; [exact Hr|].
         destruct (role_of a b c (rq r)) as [[|]|] eqn:Er; try discriminate.
         apply Rmult_lt_0_compat.
-        + specialize (Hrows r Hr); unfold row_ok in Hrows.
+        + specialize (Hrows r Hr); unfold mrow_ok in Hrows.
           apply andb_prop in Hrows; destruct Hrows as [_ Hy]; apply Q_pos_R; [exact Hy|].
           now apply negb_true_iff.
         + destruct (row_value M h a b c al be r Hs La Lb Lc (Hrows r Hr) Hal Hbe)
@@ -722,14 +722,14 @@ Proof.
     assert (0 < sumR (map (fun r => Q2R (ry r) * evalf (hval h a b c 1 1) (rform a b c r)) (erows e))).
     { apply sumR_pos_exists.
       - intros r Hr.
-        specialize (EA' r Hr); cbv beta in EA'; assert (Hy := Hrows r Hr); unfold row_ok in Hy.
+        specialize (EA' r Hr); cbv beta in EA'; assert (Hy := Hrows r Hr); unfold mrow_ok in Hy.
         apply andb_prop in Hy; destruct Hy as [_ Hy].
         destruct (row_value M h a b c 1 1 r Hs La Lb Lc (Hrows r Hr)) as [role [Er [[-> _]|[_ [_ P]]]]];
           try lra.
         + rewrite Er, negb_false_iff in EA'; apply Q_zero_R in EA'; rewrite EA'; lra.
         + apply Rmult_le_pos; [now apply Qle_bool_R | exact P].
       - apply existsb_exists in Hst; destruct Hst as [r [Hr E]]; exists r; split; [exact Hr|].
-        specialize (EA' r Hr); cbv beta in EA'; assert (Hy := Hrows r Hr); unfold row_ok in Hy.
+        specialize (EA' r Hr); cbv beta in EA'; assert (Hy := Hrows r Hr); unfold mrow_ok in Hy.
         apply andb_prop in Hy; destruct Hy as [_ Hy].
         apply negb_true_iff in E.
         destruct (row_value M h a b c 1 1 r Hs La Lb Lc (Hrows r Hr)) as [role [Er [[-> _]|[_ [P _]]]]];
@@ -740,7 +740,7 @@ Proof.
 Qed.
 
 (** *** Soundness of the checker at the certificate's m *)
-Lemma idx_nth x qs : memb x qs = true -> nth (idx x qs) qs [] = x.
+Lemma idx_nth x qs : memb x qs = true -> nth (query_index x qs) qs [] = x.
 Proof.
   induction qs as [|q qs IH]; simpl; [discriminate|].
   destruct (tok_eqb x q) eqn:E; simpl.
@@ -756,7 +756,7 @@ Proof.
   apply andb_prop in Hc; destruct Hc as [Hc Hex].
   rewrite forallb_forall in Hex.
   set (qs := cqueries d) in *.
-  apply (check_order_sound (fun i => key h (nth i qs [])) _ _ [] Ho); [intros e []|].
+  apply (check_order_sound (fun i => angle_key h (nth i qs [])) _ _ [] Ho); [intros e []|].
   intros a b c Hin; apply in_map_iff in Hin; destruct Hin as [e [E He]].
   injection E as <- <- <-.
   specialize (Hex e He).
@@ -805,7 +805,7 @@ Definition tk (s : String.string) : token :=
 
 Definition complement (x : token) : token := map negb x.
 
-Definition gap_rows (a q : token) : list row :=
+Definition gap_rows (a q : token) : list mrow :=
   [ {| rq := q; rside := Lo; ry := 1%Q; rctx := [a; a] |};
     {| rq := q; rside := Hi; ry := 2%Q; rctx := [a; complement a] |};
     {| rq := q; rside := Lo; ry := 1%Q; rctx := [complement a; complement a] |} ].
