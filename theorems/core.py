@@ -79,6 +79,18 @@ class Parameter:
     ``seed``; a rational is a setting (a temperature, a tolerance), not a size.
     Claims mark other settings (a search's rounds, a solver's seconds, a
     precision in bits) ``size=False``.
+
+    **A size is bound**: ``claim.obligations(point)`` states its value, so a
+    point with another value has other obligations and an outcome relabelled
+    to it does not bind (``attnproof verify``, stage 2), and the certificates
+    of one value do not discharge the judgments of a larger one.  A parameter
+    that sizes work whose judgment no obligation can state is therefore a
+    setting (``size=False``), shown as part of the point but never as covered:
+    a sympy step, a computation no certificate checks (reported as an
+    ``_unchecked`` fact), a statistic, or certified work whose judgment
+    another obligation already implies (a direct refutation at m = 5 beside
+    the one at m = 4 that covers every m >= 4).
+    ``tests/theorems/test_parameters_bound.py`` holds every claim to this.
     """
 
     name: str
@@ -661,7 +673,9 @@ class Claim:
         return {p.name: p.default for p in self.parameters}
 
     def sizes(self, point: dict) -> dict:
-        """The point's values of the parameters that are sizes (``Parameter.is_size``): what "covered" lists."""
+        """The point's values of the parameters that are sizes (``Parameter.is_size``): what "covered" lists.
+
+        Each is bound by the obligations (see :class:`Parameter`); settings are not listed."""
         return {p.name: point[p.name] for p in self.parameters if p.is_size and p.name in point}
 
     def point(self, overrides: dict | None = None) -> dict:
