@@ -845,3 +845,10 @@ Proof. vm_compute; reflexivity. Qed.
     length three over {0,1}^m, for any m >= 5. *)
 Theorem rank_two_fails : forall m, (5 <= m)%nat -> ~ solvable 2 m 3.
 Proof. exact (check_betweenness_sound cert_m5 cert_m5_checks). Qed.
+
+(** Every rank up to two (KTable's [solvable_rank_mono]: zero features). *)
+Theorem rank_le_two_fails : forall r m, (r <= 2)%nat -> (5 <= m)%nat -> ~ solvable r m 3.
+Proof.
+  intros r m Hr Hm Hs.
+  exact (rank_two_fails m Hm (solvable_rank_mono r 2 m 3 Hs Hr)).
+Qed.
