@@ -25,7 +25,6 @@
     compares the Coq model with the Python model reads it). *)
 
 From Coq Require Import Reals QArith Qreals ZArith List Lia Lra.
-From Bignums Require Import BigZ.
 From AttnProof Require Import KDefs.
 Import ListNotations.
 Open Scope R_scope.
@@ -162,12 +161,13 @@ Proof. intros H. rewrite (nth_indep _ _ (f d)) by (rewrite map_length; assumptio
 
 (** The lcm of the denominators (a positive multiple of each when the row is
     nonempty; [scaled_ok] re-checks what is used). *)
-Definition scale (l : list Q) : Z := fold_right (fun k acc => Z.lcm (Zpos (Qden k)) acc) 1%Z l.
+Definition scale (l : list Q) : Z :=
+  fold_right (fun k acc => let d := Zpos (Qden k) in (d / Z.gcd d (acc mod d) * acc)%Z) 1%Z l.
 
 Definition scaled (s : Z) (l : list Q) : list Z := map (fun k => (Qnum k * (s / Zpos (Qden k)))%Z) l.
 
 (** [z = s k] exactly, in integers. *)
-Definition scale_ok (s : Z) (k : Q) (z : Z) : bool := Z.eqb (z * Zpos (Qden k)) (s * Qnum k).
+Definition scale_ok (s : Z) (k : Q) (z : Z) : bool := Z.eqb (Zpos (Qden k) * z) (Qnum k * s).
 
 Definition scaled_ok (s : Z) (l : list Q) : bool :=
   (0 <? s)%Z && forallb (fun k => scale_ok s k (Qnum k * (s / Zpos (Qden k)))%Z) l.
@@ -177,7 +177,7 @@ Proof.
   unfold scale_ok, Q2R. intros H. apply Z.eqb_eq in H. apply (f_equal IZR) in H.
   rewrite !mult_IZR in H.
   assert (Hd : IZR (Zpos (Qden k)) <> 0) by (apply not_0_IZR; discriminate).
-  apply (Rmult_eq_reg_r (IZR (Zpos (Qden k)))); [|assumption].
+  apply (Rmult_eq_reg_l (IZR (Zpos (Qden k)))); [|assumption].
   rewrite H. field. assumption.
 Qed.
 
@@ -404,17 +404,14 @@ Proof. intros. unfold tokens. rewrite (nth_map_lt _ _ _ 0%nat) by (rewrite seq_l
 Lemma tokens_length m : length (tokens m) = (2 ^ m)%nat.
 Proof. unfold tokens. rewrite map_length, seq_length. reflexivity. Qed.
 
-Definition kernel_row (Phi Psi : list (list Q)) (q : nat) : list Q :=
-  map (fun ps => Qred (Qdot (row Phi q) ps)) Psi.
-
-(** Query q: every context of every length, in integers, given the scales
-    [L] (kernel row) and [sU] (readout row); the scales are checked, not trusted. *)
-Definition table_query_with (m : nat) (toks : list token) (lengths : list nat) (Phi Psi U : list (list Q))
-    (tol : Q) (q : nat) (L sU : Z) : bool :=
-  let krow := kernel_row Phi Psi q in
+(** Query q, given its kernel row in integers [kz] (a positive multiple [C]
+    of κ(q, ·), established apart: [kernel_rowZ]) and the scale [sU] of its
+    readout row (checked here): every context of every length. *)
+Definition table_query_with (m : nat) (toks : list token) (lengths : list nat) (U : list (list Q))
+    (tol : Q) (q : nat) (kz : list Z) (sU : Z) : bool :=
   let urow := row U q in
-  scaled_ok L krow && scaled_ok sU urow &&
-  (let rw := entries toks (tok m q) sU (scaled L krow) (scaled sU urow) in
+  scaled_ok sU urow &&
+  (let rw := entries toks (tok m q) sU kz (scaled sU urow) in
    let own := nth q rw edflt in
    forallb (fun n => check_ctx (leaf_ok tol) (map (fun _ => rw) (seq 1 (n - 1))) (ed own) (ep own) (et own))
            lengths).
@@ -466,7 +463,10 @@ Qed.
 (** The integer walk is sound, whatever scales it was given. *)
 Lemma exhaustive_sound_core r m lengths Phi Psi U tol :
   table_valid r m Phi Psi U = true ->
-  (forall q, (q < 2 ^ m)%nat -> exists L sU, table_query_with m (tokens m) lengths Phi Psi U tol q L sU = true) ->
+  (forall q, (q < 2 ^ m)%nat -> exists kz C sU,
+     0 < C /\ length kz = (2 ^ m)%nat /\
+     (forall x, (x < 2 ^ m)%nat -> IZR (nth x kz 0%Z) = C * Q2R (Qdot (row Phi q) (row Psi x))) /\
+     table_query_with m (tokens m) lengths U tol q kz sU = true) ->
   forall n, In n lengths -> solves_within (Q2R tol) m n (table_head_r r m Phi Psi U).
 Proof.
   intros Hv Hq n Hn.
@@ -474,27 +474,23 @@ Proof.
   intros ctx q Htq Hctx Hlen.
   pose proof (table_valid_facts _ _ _ _ _ Hv) as (HPhiN & HPsiN & HUN & HPhir & HPsir & HUrow & _).
   pose proof (idx_lt _ _ Htq) as Hqi.
-  destruct (Hq _ Hqi) as (L & sU & Hqc). unfold table_query_with in Hqc.
-  set (krow := kernel_row Phi Psi (idx q)) in Hqc.
+  destruct (Hq _ Hqi) as (kz & C & sU & HC & Hkl & Hkz & Hqc). unfold table_query_with in Hqc.
   set (urow := row U (idx q)) in Hqc.
-  apply andb_prop in Hqc as [Hqc Hall]. apply andb_prop in Hqc as [HL HsU].
-  set (rw := entries (tokens m) (tok m (idx q)) sU (scaled L krow) (scaled sU urow)) in Hall.
-  assert (Hkl : length krow = (2 ^ m)%nat) by (unfold krow, kernel_row; rewrite map_length; assumption).
+  apply andb_prop in Hqc as [HsU Hall].
+  set (rw := entries (tokens m) (tok m (idx q)) sU kz (scaled sU urow)) in Hall.
   assert (Hul : length urow = (2 ^ m)%nat).
   { apply HUrow, Hqi. }
   (* the entry of a token *)
   assert (Hent : forall x, is_token m x ->
-    IZR (ed (nth (idx x) rw edflt)) = IZR sU * IZR L * kernel (table_head_r r m Phi Psi U) q x /\
-    IZR (ep (nth (idx x) rw edflt)) = IZR sU * IZR L * (kernel (table_head_r r m Phi Psi U) q x * QR (row U (idx q)) (idx x)) /\
+    IZR (ed (nth (idx x) rw edflt)) = IZR sU * C * kernel (table_head_r r m Phi Psi U) q x /\
+    IZR (ep (nth (idx x) rw edflt)) = IZR sU * C * (kernel (table_head_r r m Phi Psi U) q x * QR (row U (idx q)) (idx x)) /\
     et (nth (idx x) rw edflt) = ip x q).
   { intros x Hx. pose proof (idx_lt _ _ Hx) as Hxi.
     unfold rw. rewrite entries_nth by (rewrite ?scaled_length, ?tokens_length; lia).
     unfold ed, ep, et. simpl fst. simpl snd.
     rewrite tokens_nth by assumption. rewrite !tok_idx by assumption.
-    rewrite !mult_IZR, !scaled_ok_nth by (assumption || lia).
-    unfold krow, kernel_row. rewrite (nth_map_lt _ _ _ []) by lia.
-    rewrite table_kernel by assumption.
-    rewrite (Qeq_eqR _ _ (Qred_correct _)). unfold QR. fold urow. unfold row.
+    rewrite !mult_IZR, scaled_ok_nth, Hkz by (assumption || lia).
+    rewrite table_kernel by assumption. unfold QR. fold urow.
     repeat split; ring. }
   assert (Hin : In n lengths) by assumption.
   rewrite forallb_forall in Hall. specialize (Hall n Hn).
@@ -509,7 +505,7 @@ Proof.
     rewrite tokens_length. apply idx_lt. rewrite Forall_forall in Hctx. apply Hctx, Hx. }
   specialize (Hleaf HF).
   set (h := table_head_r r m Phi Psi U) in *.
-  assert (Hc : 0 < IZR sU * IZR L) by (apply Rmult_lt_0_compat; eapply scaled_ok_pos; eassumption).
+  assert (Hc : 0 < IZR sU * C) by (apply Rmult_lt_0_compat; [eapply scaled_ok_pos; eassumption|assumption]).
   destruct (Hent q Htq) as [Hd0 [Hp0 Ht0]].
   pose proof (accumulate_sound tol _ Y ent (fun jx => kernel h q (snd jx)) (fun jx => QR (row U (idx q)) (idx (snd jx)))
     own (kernel h q q) (QR (row U (idx q)) (idx q)) Hc) as Hacc.
@@ -535,137 +531,112 @@ Proof.
       destruct (Hent x (Hctx x Hx)) as [_ [_ E]]. symmetry. exact E.
 Qed.
 
-(** ** The same walk in machine-word big integers (Bignums' [bigZ])
+(** ** The kernel rows in integers
 
-    Kernel rows have entries of hundreds of bits once a row is scaled to
-    integers (m = 5, rank 3: about 400); [bigZ] computes on 63-bit machine
-    words under [vm_compute].  Each function below equals its [Z] twin above
-    through [BigZ.to_Z] ([BigZ.spec_add], [BigZ.spec_mul], ...), so the
-    soundness proof is the one of the [Z] walk. *)
+    [ψ(x)] is scaled by the lcm [B_x] of its denominators, [φ(q)] by [A_q];
+    with [Bpsi] a common multiple of the [B_x] and [c_x = Bpsi / B_x],
+    [κ'(q, x) = (A_q φ(q) · B_x ψ(x)) c_x = A_q Bpsi κ(q, x)]: one integer
+    product per entry, every scale re-checked. *)
 
-Definition qentryB : Type := (bigZ * bigZ * nat)%type.
-Definition edfltB : qentryB := (BigZ.zero, BigZ.zero, 0%nat).
-Definition toZe (e : qentryB) : qentry := (BigZ.to_Z (fst (fst e)), BigZ.to_Z (snd (fst e)), snd e).
-
-Definition scaleB (l : list Q) : bigZ :=
-  fold_right (fun k acc => BigZ.lcm (BigZ.of_Z (Zpos (Qden k))) acc) BigZ.one l.
-
-Definition scaledB (s : bigZ) (l : list Q) : list bigZ :=
-  map (fun k => BigZ.mul (BigZ.of_Z (Qnum k)) (BigZ.div s (BigZ.of_Z (Zpos (Qden k))))) l.
-
-Definition scaled_okB (s : bigZ) (l : list Q) : bool :=
-  BigZ.ltb BigZ.zero s &&
-  forallb (fun k => BigZ.eqb (BigZ.mul (BigZ.mul (BigZ.of_Z (Qnum k)) (BigZ.div s (BigZ.of_Z (Zpos (Qden k)))))
-                                        (BigZ.of_Z (Zpos (Qden k))))
-                             (BigZ.mul s (BigZ.of_Z (Qnum k)))) l.
-
-Definition leaf_okB (tol : Q) (d p : bigZ) (t : nat) : bool :=
-  BigZ.ltb BigZ.zero d &&
-  (let e := BigZ.sub p (BigZ.mul (BigZ.of_Z (Z.of_nat t)) d) in
-   if Z.eqb (Qnum tol) 0 then BigZ.eqb e BigZ.zero
-   else BigZ.ltb (BigZ.mul (BigZ.of_Z (Zpos (Qden tol))) (BigZ.abs e)) (BigZ.mul (BigZ.of_Z (Qnum tol)) d)).
-
-Fixpoint check_ctxB (leaf : bigZ -> bigZ -> nat -> bool) (rows : list (list qentryB)) (d p : bigZ) (t : nat) : bool :=
-  match rows with
-  | [] => leaf d p t
-  | r :: rows' => forallb (fun e => check_ctxB leaf rows' (BigZ.add d (fst (fst e))) (BigZ.add p (snd (fst e)))
-                                              (Nat.min (snd e) t)) r
+Fixpoint Zdot (a b : list Z) : Z :=
+  match a, b with
+  | x :: a', y :: b' => (x * y + Zdot a' b')%Z
+  | _, _ => 0%Z
   end.
 
-Definition entriesB (toks : list token) (tq : token) (s : bigZ) (kz uz : list bigZ) : list qentryB :=
-  map (fun xku => (BigZ.mul s (fst (snd xku)), BigZ.mul (snd (snd xku)) (fst (snd xku)), ip (fst xku) tq))
-      (combine toks (combine kz uz)).
+(** A common multiple (the lcm, when the checks pass) of positive integers. *)
+Definition zlcm (l : list Z) : Z := fold_right (fun d acc => (d / Z.gcd d (acc mod d) * acc)%Z) 1%Z l.
 
-Definition table_query_checkB (m : nat) (toks : list token) (lengths : list nat) (Phi Psi U : list (list Q))
-    (tol : Q) (q : nat) : bool :=
-  let krow := kernel_row Phi Psi q in
-  let urow := row U q in
-  let L := scaleB krow in
-  let sU := scaleB urow in
-  scaled_okB L krow && scaled_okB sU urow &&
-  (let rw := entriesB toks (tok m q) sU (scaledB L krow) (scaledB sU urow) in
-   let own := nth q rw edfltB in
-   forallb (fun n => check_ctxB (leaf_okB tol) (map (fun _ => rw) (seq 1 (n - 1))) (fst (fst own)) (snd (fst own)) (snd own))
-           lengths).
+Definition kernel_rowZ (a : list Z) (psiZ : list (list Z)) (cs : list Z) : list Z :=
+  map (fun bc => (Zdot a (fst bc) * snd bc)%Z) (combine psiZ cs).
 
-Lemma forallb_ext {A} (f g : A -> bool) l : (forall x, f x = g x) -> forallb f l = forallb g l.
-Proof. intros H. induction l; simpl; [reflexivity|]. rewrite H, IHl. reflexivity. Qed.
-
-Lemma scaledB_spec s l : map BigZ.to_Z (scaledB s l) = scaled (BigZ.to_Z s) l.
-Proof.
-  unfold scaledB, scaled. rewrite map_map. apply map_ext. intros k.
-  rewrite BigZ.spec_mul, BigZ.spec_div, !BigZ.spec_of_Z. reflexivity.
-Qed.
-
-Lemma scaled_okB_spec s l : scaled_okB s l = scaled_ok (BigZ.to_Z s) l.
-Proof.
-  unfold scaled_okB, scaled_ok, scale_ok. rewrite BigZ.spec_ltb. f_equal.
-  apply forallb_ext. intros k. rewrite BigZ.spec_eqb, !BigZ.spec_mul, BigZ.spec_div, !BigZ.spec_of_Z. reflexivity.
-Qed.
-
-Lemma leaf_okB_spec tol d p t : leaf_okB tol d p t = leaf_ok tol (BigZ.to_Z d) (BigZ.to_Z p) t.
-Proof.
-  unfold leaf_okB, leaf_ok. rewrite BigZ.spec_ltb. f_equal.
-  destruct (Z.eqb (Qnum tol) 0).
-  - rewrite BigZ.spec_eqb, BigZ.spec_sub, BigZ.spec_mul, BigZ.spec_of_Z. reflexivity.
-  - rewrite BigZ.spec_ltb, !BigZ.spec_mul, BigZ.spec_abs, BigZ.spec_sub, BigZ.spec_mul, !BigZ.spec_of_Z. reflexivity.
-Qed.
-
-Lemma forallb_map {A B} (f : B -> bool) (g : A -> B) l : forallb f (map g l) = forallb (fun x => f (g x)) l.
-Proof. induction l; simpl; [reflexivity|]. rewrite IHl. reflexivity. Qed.
-
-Lemma check_ctxB_spec tol rows d p t :
-  check_ctxB (leaf_okB tol) rows d p t = check_ctx (leaf_ok tol) (map (map toZe) rows) (BigZ.to_Z d) (BigZ.to_Z p) t.
-Proof.
-  revert d p t. induction rows as [|r rows IH]; intros d p t; simpl.
-  - apply leaf_okB_spec.
-  - rewrite forallb_map. apply forallb_ext. intros e. rewrite IH, !BigZ.spec_add. reflexivity.
-Qed.
-
-Lemma combine_map {A B C D} (f : A -> C) (g : B -> D) l1 l2 :
-  combine (map f l1) (map g l2) = map (fun ab => (f (fst ab), g (snd ab))) (combine l1 l2).
-Proof. revert l2. induction l1; intros [|b l2]; simpl; try reflexivity. rewrite IHl1. reflexivity. Qed.
-
-Lemma entriesB_spec toks tq s kz uz :
-  map toZe (entriesB toks tq s kz uz) = entries toks tq (BigZ.to_Z s) (map BigZ.to_Z kz) (map BigZ.to_Z uz).
-Proof.
-  unfold entriesB, entries. revert kz uz. induction toks as [|x toks IH]; intros [|k kz] [|u uz]; simpl; try reflexivity.
-  f_equal.
-  - unfold toZe. simpl. rewrite !BigZ.spec_mul. reflexivity.
-  - apply IH.
-Qed.
-
-Lemma table_query_checkB_spec m toks lengths Phi Psi U tol q :
-  table_query_checkB m toks lengths Phi Psi U tol q =
-  table_query_with m toks lengths Phi Psi U tol q (BigZ.to_Z (scaleB (kernel_row Phi Psi q))) (BigZ.to_Z (scaleB (row U q))).
-Proof.
-  unfold table_query_checkB, table_query_with. rewrite !scaled_okB_spec. f_equal.
-  apply forallb_ext. intros n. rewrite check_ctxB_spec, map_map.
-  set (rw := entriesB _ _ _ _ _).
-  assert (E : map toZe rw = entries toks (tok m q) (BigZ.to_Z (scaleB (row U q)))
-      (scaled (BigZ.to_Z (scaleB (kernel_row Phi Psi q))) (kernel_row Phi Psi q))
-      (scaled (BigZ.to_Z (scaleB (row U q))) (row U q))).
-  { unfold rw. rewrite entriesB_spec, !scaledB_spec. reflexivity. }
-  rewrite <- E. change edflt with (toZe edfltB). rewrite map_nth. reflexivity.
-Qed.
+(** The scales of ψ: the rows scaled, and their checks. *)
+Definition psi_ok (Psi : list (list Q)) (Bs : list Z) (Bpsi : Z) (cs : list Z) : bool :=
+  (0 <? Bpsi)%Z && forallb (fun Bp => scaled_ok (fst Bp) (snd Bp)) (combine Bs Psi) &&
+  forallb (fun Bc => Z.eqb (fst Bc * snd Bc) Bpsi) (combine Bs cs).
 
 Definition exhaustive_check_r (r m : nat) (lengths : list nat) (Phi Psi U : list (list Q)) (tol : Q) : bool :=
   table_valid r m Phi Psi U &&
-  (let toks := tokens m in forallb (table_query_checkB m toks lengths Phi Psi U tol) (seq 0 (2 ^ m))).
+  (let Bs := map scale Psi in
+   let Bpsi := zlcm Bs in
+   let cs := map (fun B => Bpsi / B)%Z Bs in
+   let psiZ := map (fun Bp => scaled (fst Bp) (snd Bp)) (combine Bs Psi) in
+   psi_ok Psi Bs Bpsi cs &&
+   (let toks := tokens m in
+    forallb (fun q => let A := scale (row Phi q) in
+                      scaled_ok A (row Phi q) &&
+                      table_query_with m toks lengths U tol q (kernel_rowZ (scaled A (row Phi q)) psiZ cs) (scale (row U q)))
+            (seq 0 (2 ^ m)))).
 
 (** The checker: every sequence of every length in [lengths] over {0,1}^m has
     error within [tol] (strictly below, or exactly 0 when [tol] is 0). *)
 Definition exhaustive_check (m : nat) (lengths : list nat) (Phi Psi U : list (list Q)) (tol : Q) : bool :=
   exhaustive_check_r (rank_of Phi) m lengths Phi Psi U tol.
 
+Lemma scaled_ok_cons s k l : scaled_ok s (k :: l) = true ->
+  scale_ok s k (Qnum k * (s / Zpos (Qden k)))%Z = true /\ scaled_ok s l = true.
+Proof.
+  unfold scaled_ok. simpl. intros H. repeat rewrite andb_true_iff in H. destruct H as [H0 [H1 H2]].
+  split; [assumption|]. rewrite H0, H2. reflexivity.
+Qed.
+
+Lemma Zdot_scaled A B l l' : scaled_ok A l = true -> scaled_ok B l' = true -> length l = length l' ->
+  IZR (Zdot (scaled A l) (scaled B l')) = IZR A * IZR B * Q2R (Qdot l l').
+Proof.
+  revert l'. induction l as [|k l IH]; intros [|k' l'] HA HB Hl; simpl in Hl; try discriminate.
+  - simpl. unfold Q2R. simpl. field.
+  - apply scaled_ok_cons in HA as [HA1 HA2]. apply scaled_ok_cons in HB as [HB1 HB2].
+    simpl. rewrite plus_IZR, mult_IZR, IH by (assumption || lia).
+    rewrite (scale_ok_sound _ _ _ HA1), (scale_ok_sound _ _ _ HB1), Q2R_plus, Q2R_mult. ring.
+Qed.
+
+Lemma kernel_rowZ_nth m Phi Psi q x :
+  let Bs := map scale Psi in
+  let Bpsi := zlcm Bs in
+  let cs := map (fun B => Bpsi / B)%Z Bs in
+  let psiZ := map (fun Bp => scaled (fst Bp) (snd Bp)) (combine Bs Psi) in
+  (forall i, (i < 2 ^ m)%nat -> length (row Phi q) = length (row Psi i)) ->
+  length Psi = (2 ^ m)%nat ->
+  psi_ok Psi Bs Bpsi cs = true -> scaled_ok (scale (row Phi q)) (row Phi q) = true -> (x < 2 ^ m)%nat ->
+  IZR (nth x (kernel_rowZ (scaled (scale (row Phi q)) (row Phi q)) psiZ cs) 0%Z) =
+  IZR (scale (row Phi q)) * IZR Bpsi * Q2R (Qdot (row Phi q) (row Psi x)).
+Proof.
+  intros Bs Bpsi cs psiZ Hlen HPsiN Hpsi HA Hx.
+  unfold psi_ok in Hpsi. repeat rewrite andb_true_iff in Hpsi. destruct Hpsi as [[H0 H1] H2].
+  assert (HBs : length Bs = (2 ^ m)%nat) by (unfold Bs; rewrite map_length; assumption).
+  assert (Hcs : length cs = (2 ^ m)%nat) by (unfold cs; rewrite map_length; assumption).
+  assert (HpZ : length psiZ = (2 ^ m)%nat) by (unfold psiZ; rewrite map_length, combine_length; lia).
+  unfold kernel_rowZ. rewrite (nth_map_lt _ _ _ ([], 0%Z)) by (rewrite combine_length; lia).
+  rewrite combine_nth by lia. simpl fst. simpl snd.
+  assert (EB : nth x (combine Bs Psi) (0%Z, []) = (nth x Bs 0%Z, row Psi x)) by (apply combine_nth; lia).
+  assert (HBx : scaled_ok (nth x Bs 0%Z) (row Psi x) = true).
+  { pose proof (forallb_nth _ _ x (0%Z, []) H1 ltac:(rewrite combine_length; lia)) as E. rewrite EB in E. exact E. }
+  assert (Hc : (nth x Bs 0%Z * nth x cs 0%Z = Bpsi)%Z).
+  { pose proof (forallb_nth _ _ x (0%Z, 0%Z) H2 ltac:(rewrite combine_length; lia)) as E.
+    rewrite combine_nth in E by lia. apply Z.eqb_eq in E. exact E. }
+  assert (EP : nth x psiZ [] = scaled (nth x Bs 0%Z) (row Psi x)).
+  { unfold psiZ. rewrite (nth_map_lt _ _ _ (0%Z, [])) by (rewrite combine_length; lia). rewrite EB. reflexivity. }
+  rewrite EP, mult_IZR, Zdot_scaled by (try assumption; apply Hlen, Hx).
+  rewrite <- Hc, mult_IZR. ring.
+Qed.
+
 (** Soundness of the exhaustive check, at any rank r. *)
 Theorem exhaustive_sound_r r m lengths Phi Psi U tol :
   exhaustive_check_r r m lengths Phi Psi U tol = true ->
   forall n, In n lengths -> solves_within (Q2R tol) m n (table_head_r r m Phi Psi U).
 Proof.
-  unfold exhaustive_check_r. intros H. apply andb_prop in H as [Hv Hq].
+  unfold exhaustive_check_r. intros H. apply andb_prop in H as [Hv H]. apply andb_prop in H as [Hpsi Hq].
   apply exhaustive_sound_core; [assumption|]. intros q Hqi.
-  eexists. eexists. rewrite <- table_query_checkB_spec. apply (forallb_seq _ _ _ Hq Hqi).
+  pose proof (forallb_seq _ _ _ Hq Hqi) as Hqc. simpl in Hqc. apply andb_prop in Hqc as [HA Hqc].
+  pose proof (table_valid_facts _ _ _ _ _ Hv) as (HPhiN & HPsiN & HUN & HPhir & HPsir & _).
+  eexists. exists (IZR (scale (row Phi q)) * IZR (zlcm (map scale Psi))). eexists.
+  split; [|split; [|split; [|exact Hqc]]].
+  - apply Rmult_lt_0_compat; [eapply scaled_ok_pos; eassumption|].
+    unfold psi_ok in Hpsi. apply andb_prop in Hpsi as [Hpsi _]. apply andb_prop in Hpsi as [Hpsi _].
+    apply Z.ltb_lt, IZR_lt in Hpsi. exact Hpsi.
+  - unfold kernel_rowZ. rewrite map_length, combine_length, !map_length, combine_length, map_length. lia.
+  - intros x Hx. apply (kernel_rowZ_nth m); try assumption.
+    + intros i Hi. rewrite HPhir, HPsir by assumption. reflexivity.
 Qed.
 
 (** The soundness theorem: a passing check proves that the table head
