@@ -106,8 +106,11 @@ class CommunicationBound(Claim):
         Parameter("n_max_m4", 8, 2, 20, "exact counts N(n) at m = 4 for n = 2..n_max_m4"),
         Parameter("n_max_m5", 5, 2, 20, "exact counts N(n) at m = 5 for n = 2..n_max_m5 (constant from n = 11 on)"),
         Parameter("m_fooling", 10, 2, 14, "bits of the fooling family checked pair by pair (C(m, m/2)^2 pairs)"),
-        Parameter("m_range", 18, 2, 24, "the range of n where C(C(m,m/2), n-1) >= m^(n-1), for m = 2..m_range (m = 24: ~1 min)"),
-        Parameter("m_injective", 6, 2, 8, "fooling family injectivity by enumerating families of up to 3 prefix tokens"),
+        # settings: both size computations no certificate checks (facts fooling_range_unchecked, fooling_injective_unchecked)
+        Parameter("m_range", 18, 2, 24, "the range of n where C(C(m,m/2), n-1) >= m^(n-1), for m = 2..m_range (m = 24: ~1 min); "
+                  "unchecked, a setting", size=False),
+        Parameter("m_injective", 6, 2, 8, "fooling family injectivity by enumerating families of up to 3 prefix tokens; "
+                  "unchecked, a setting", size=False),
     )
 
     def statement(self) -> Statement:

@@ -265,7 +265,10 @@ class FeatureRankTable(Claim):
             "kernel_rank.rank_two")
     parameters = (
         Parameter("m_max", 6, 1, 8, "the table covers m = 1..m_max"),
-        Parameter("m_degree2", 6, 0, 8, "the degree-2 complement family is tried where the affine one fails, up to this m"),
+        # a setting: it chooses which upper bound a cell m = 6..m_max claims (the obligations state the cells); every
+        # value outside 6..m_max names the same work as the nearest one inside, so "covered" would overstate it
+        Parameter("m_degree2", 6, 0, 8, "the degree-2 complement family is tried where the affine one fails, up to this m",
+                  size=False),
         Parameter("search", 0, 0, 1, "1: search rank-r heads afresh (floats, then exact) instead of re-checking the stored ones"),
         Parameter("denominator", 10**6, 10, 10**12, "largest denominator when rationalising searched features", size=False),
     )

@@ -424,7 +424,8 @@ class MultiHead(Claim):
     established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.position_and_causal")
     parameters = (
-        Parameter("H_identity", 3, 1, 4, "the box identity is checked symbolically for H = 1 .. H_identity heads"),
+        Parameter("H_identity", 3, 1, 4, "the box identity is checked symbolically for H = 1 .. H_identity heads "
+                  "(sympy, no obligation: a setting)", size=False),
         Parameter("m_types", 4, 2, 7, "token bits for 'two token types never refute two heads' (every pair type)"),
         Parameter("search_rounds", 0, 0, 40, "rounds of the float search for two rank-one heads at length 4, m = 4 (the open case; 0 = skip)", size=False),
     )

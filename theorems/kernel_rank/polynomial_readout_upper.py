@@ -178,7 +178,8 @@ class PolynomialReadoutUpper(Claim):
         Parameter("m_D2", 9, 1, 16, "token bits for the orbit-exhaustive check at D = 2 (length 3)"),
         Parameter("m_D3", 6, 1, 9, "token bits for the orbit-exhaustive check at D = 3 (length 4)"),
         Parameter("m_statistic", 20, 1, 200, "every (|q|, context scores) statistic up to this m, for D = 1..3 (every input of every m' <= m)"),
-        Parameter("D_exact", 30, 1, 200, "the selector identity is also evaluated exactly at every k <= D for D up to this"),
+        Parameter("D_exact", 30, 1, 200, "the selector identity is also evaluated exactly at every k <= D for D up to this "
+                  "(by the claim, no certificate: a setting)", size=False),
     )
 
     def statement(self) -> Statement:

@@ -95,13 +95,17 @@ class PositionAndCausal(Claim):
     established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma")
     parameters = (
+        # m_positions_full and m_reduced*: settings.  Direct refutations at larger m, each certified, but their
+        # judgments (no head at any m' >= m; the reduced ones from the least m realising their rows, 4) are
+        # implied by the m = 4 ones the obligations state: no obligation can name them, so never "covered"
         Parameter("n_feasible", 4, 3, 4, "positional witnesses for m <= 3 at every exact length 3..n_feasible"),
-        Parameter("m_positions_full", 4, 4, 5, "the full positional LP (every ordered sequence) at n = 3 is refuted for m = 4..this"),
+        Parameter("m_positions_full", 4, 4, 5, "the full positional LP (every ordered sequence) at n = 3 is refuted for m = 4..this",
+                  size=False),
         Parameter("n_paper", 10, 3, 200, "the pen-and-paper certificate is checked exactly for n = 3..n_paper"),
-        Parameter("m_reduced", 12, 4, 64, "reduced LP (n = 3, no positions) refuted for m = 4..m_reduced"),
-        Parameter("m_reduced_positions", 6, 4, 64, "reduced LP (n = 3, with positions) refuted for m = 4..this"),
-        Parameter("m_reduced_4", 5, 4, 64, "reduced LP (n = 4, no positions) refuted for m = 4..this"),
-        Parameter("m_reduced_4_positions", 4, 4, 64, "reduced LP (n = 4, with positions) refuted for m = 4..this"),
+        Parameter("m_reduced", 12, 4, 64, "reduced LP (n = 3, no positions) refuted for m = 4..m_reduced", size=False),
+        Parameter("m_reduced_positions", 6, 4, 64, "reduced LP (n = 3, with positions) refuted for m = 4..this", size=False),
+        Parameter("m_reduced_4", 5, 4, 64, "reduced LP (n = 4, no positions) refuted for m = 4..this", size=False),
+        Parameter("m_reduced_4_positions", 4, 4, 64, "reduced LP (n = 4, with positions) refuted for m = 4..this", size=False),
     )
 
     def statement(self) -> Statement:

@@ -70,7 +70,8 @@ class ThreeTokenLowerBound(Claim):
     uses = ("kernel_rank.restriction_lemma", "kernel_rank.row_lemma")
     parameters = (
         Parameter("m_feasible", 3, 1, 3, "rank one is solved with an exact witness for every m up to this"),
-        Parameter("m_refuted", 4, 4, 5, "the full linearised LP is refuted directly for every m from 4 up to this"),
+        Parameter("m_refuted", 4, 4, 5, "the full linearised LP is refuted directly for every m from 4 up to this "
+                  "(a setting: the m = 4 certificate already covers every m >= 4)", size=False),
     )
 
     def statement(self) -> Statement:

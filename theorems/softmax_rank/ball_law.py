@@ -293,7 +293,7 @@ class BallLaw(Claim):
         Parameter("beta_min", 16, 16, 4**6, "smallest beta (a power of step; a perfect square)"),
         Parameter("beta_max", 256, 16, 4**6, "largest beta"),
         Parameter("step", 4, 4, 16, "the betas are the powers of step in [beta_min, beta_max] (4 or 16: squares)"),
-        Parameter("beta", 0, 0, 4**6, "one beta instead of the range (0 = use beta_min, beta_max, step); a perfect square"),
+        Parameter("beta", 0, 0, 4**6, "one beta instead of the range (0 = use beta_min, beta_max, step); a perfect square >= 16"),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 10**6), Fraction(1), "epsilon, in (0, 1)", kind=Fraction, high_open=True),
         Parameter("spacing", Fraction(0), Fraction(0), Fraction(4), "lattice spacing c: points c/sqrt(beta) apart (0: the densest self-dominant c of a grid, per region)", kind=Fraction),
         Parameter("dense", 1, 0, 1, "also certify an upper bound on a denser instance (d = 2)"),
@@ -321,6 +321,8 @@ class BallLaw(Claim):
 
     def validate(self, point: dict) -> None:
         D.check_epsilon(point["epsilon"], f"epsilon of {self.id}")
+        if 0 < point["beta"] < 16:  # as beta_min: at beta = 1 and 4 the densest annulus grid holds no point
+            raise ParameterError(f"beta of {self.id} must be 0 (the range) or at least 16, got {point['beta']}")
         bs = lattice_betas(point, self.id)
         if point["d"] == 3 and max(bs) > 256:
             raise ParameterError(f"d = 3 is run up to beta = 256 (the lattice has ~0.6 beta^(3/2) points), got {max(bs)} in {self.id}")

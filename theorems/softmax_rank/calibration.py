@@ -391,7 +391,8 @@ class Calibration(Claim):
         Parameter("sentences", 1, 1, 8, "corpus sentences, the first ones"),
         Parameter("multiplier", Fraction(1), Fraction(1, 8), Fraction(8), "temperature multiplier c (logits c Q K^T / sqrt d); the paper's grid is 1/2, 1, 2, 4", kind=Fraction),
         Parameter("epsilon", Fraction(1, 10), Fraction(1, 1000), Fraction(99, 100), "epsilon of rank_eps, in (0, 1)", kind=Fraction),
-        Parameter("resamples", 1000, 100, 100000, "bootstrap resamples of the association (a statistic)"),
+        Parameter("resamples", 1000, 100, 100000, "bootstrap resamples of the association (a statistic, no obligation: "
+                  "a setting)", size=False),
         Parameter("seed", 0, 0, 10**9, "seed of the bootstrap"),
     )
 

@@ -118,7 +118,8 @@ class Duality(Claim):
     parameters = (
         Parameter("n_vertices", 8, 1, 14, "largest N checked on every vertex of [-1,1]^N"),
         Parameter("samples", 6, 1, 200, "random rational matrices per size"),
-        Parameter("n_large", 40, 1, 400, "largest N checked through the maximiser sign(M_i*)"),
+        Parameter("n_large", 40, 1, 400, "largest N checked through the maximiser sign(M_i*) (by the search code, "
+                  "no certificate: a setting)", size=False),
         Parameter("seed", 0, 0, 10**9, "random seed"),
     )
 
