@@ -987,3 +987,87 @@ Proof.
     + rewrite <- Q2R_half. apply Qle_bool_Q2R, Ht.
     + apply (Hs (S (length ctx))); [apply in_seq; lia|assumption..|reflexivity].
 Qed.
+
+(** ** Exact outputs, to compare the model with the Python one
+
+    [table_outputs m n Phi Psi U] lists the exact output of the table head on
+    every sequence of length n over {0,1}^m, in the order of Python's
+    [itertools.product(range(2^m), repeat=n)] (the query last, the last
+    position varying fastest); [table_outputs_sound] proves each entry equal
+    to [output] of KDefs on its sequence. *)
+
+Fixpoint all_seqs (N n : nat) : list (list nat) :=
+  match n with
+  | O => [[]]
+  | S n' => flat_map (fun x => map (cons x) (all_seqs N n')) (seq 0 N)
+  end.
+
+Definition qsum (l : list Q) : Q := fold_right Qplus 0%Q l.
+
+(** [Σ_j κ(q,x_j) U[q][x_j] / Σ_j κ(q,x_j)] in Q, q the last index of [s]. *)
+Definition table_output (Phi Psi U : list (list Q)) (s : list nat) : Q :=
+  let q := last s 0%nat in
+  let k := fun x => Qdot (row Phi q) (row Psi x) in
+  Qred (qsum (map (fun x => k x * nth x (row U q) 0%Q) s) / qsum (map k s))%Q.
+
+Definition table_outputs (m n : nat) (Phi Psi U : list (list Q)) : list Q :=
+  map (table_output Phi Psi U) (all_seqs (2 ^ m) n).
+
+Lemma all_seqs_in N n s : In s (all_seqs N n) -> length s = n /\ Forall (fun x => (x < N)%nat) s.
+Proof.
+  revert s. induction n as [|n IH]; intros s Hs; simpl in Hs.
+  - destruct Hs as [<-|[]]. split; [reflexivity|constructor].
+  - apply in_flat_map in Hs as [x [Hx Hs]]. apply in_map_iff in Hs as [s' [<- Hs']].
+    apply in_seq in Hx. destruct (IH s' Hs') as [Hl HF]. split; [simpl; lia|]. constructor; [lia|assumption].
+Qed.
+
+Lemma Q2R_div_total x y : Q2R (x / y) = Q2R x / Q2R y.
+Proof.
+  destruct (Qeq_dec y 0) as [Hy|Hy].
+  - rewrite (Qeq_eqR _ _ Hy). unfold Qdiv. rewrite Q2R_mult.
+    assert (Hi : (/ y == 0)%Q) by (rewrite Hy; reflexivity).
+    rewrite (Qeq_eqR _ _ Hi). replace (Q2R 0) with 0 by (unfold Q2R; simpl; ring). unfold Rdiv. rewrite Rinv_0. ring.
+  - apply Q2R_div, Hy.
+Qed.
+
+Lemma Q2R_qsum {A} (f : A -> Q) l : Q2R (qsum (map f l)) = sumR (map (fun y => Q2R (f y)) l).
+Proof.
+  induction l; simpl. - unfold Q2R. simpl. field. - rewrite Q2R_plus, IHl. reflexivity.
+Qed.
+
+Theorem table_output_sound r m Phi Psi U s :
+  table_valid r m Phi Psi U = true -> s <> [] -> Forall (fun x => (x < 2 ^ m)%nat) s ->
+  Q2R (table_output Phi Psi U s) =
+  output (table_head_r r m Phi Psi U) (map (tok m) (removelast s)) (tok m (last s 0%nat)).
+Proof.
+  intros Hv Hs HF. rewrite Forall_forall in HF.
+  assert (Hq : (last s 0 < 2 ^ m)%nat).
+  { apply HF. destruct (exists_last Hs) as [s' [a ->]]. rewrite last_last. apply in_or_app. right. left. reflexivity. }
+  rewrite table_head_output.
+  - assert (Es : map (tok m) (removelast s) ++ [tok m (last s 0%nat)] = map (tok m) s).
+    { rewrite (app_removelast_last 0%nat Hs) at 3. rewrite map_app. reflexivity. }
+    rewrite Es, !map_map.
+    unfold table_output. rewrite (Qeq_eqR _ _ (Qred_correct _)), Q2R_div_total, !Q2R_qsum.
+    rewrite idx_tok by assumption. f_equal.
+    + apply sumR_map_ext. intros x Hx. rewrite Q2R_mult, table_kernel by (assumption || apply tok_length).
+      rewrite !idx_tok by (assumption || apply HF, Hx). reflexivity.
+    + apply sumR_map_ext. intros x Hx. rewrite table_kernel by (assumption || apply tok_length).
+      rewrite !idx_tok by (assumption || apply HF, Hx). reflexivity.
+  - apply tok_length.
+  - apply Forall_forall. intros x Hx. apply in_map_iff in Hx as [y [<- _]]. apply tok_length.
+Qed.
+
+Theorem table_outputs_sound r m n Phi Psi U :
+  table_valid r m Phi Psi U = true -> (1 <= n)%nat ->
+  Forall2 (fun s y => Q2R y = output (table_head_r r m Phi Psi U) (map (tok m) (removelast s)) (tok m (last s 0%nat)))
+          (all_seqs (2 ^ m) n) (table_outputs m n Phi Psi U).
+Proof.
+  intros Hv Hn. unfold table_outputs.
+  assert (H : forall s, In s (all_seqs (2 ^ m) n) ->
+            Q2R (table_output Phi Psi U s) = output (table_head_r r m Phi Psi U) (map (tok m) (removelast s)) (tok m (last s 0%nat))).
+  { intros s Hs. destruct (all_seqs_in _ _ _ Hs) as [Hl HF]. apply table_output_sound; try assumption.
+    intros ->. simpl in Hl. lia. }
+  induction (all_seqs (2 ^ m) n) as [|s l IH]; simpl; constructor.
+  - apply H. left. reflexivity.
+  - apply IH. intros; apply H; right; assumption.
+Qed.
