@@ -896,3 +896,63 @@ def test_a_broken_plugin_environment_gives_a_reason_not_a_traceback(outcomes, tm
     finished, code, out, err = attnproof(["verify", root], cwd=tmp_path, env_extra={"ATTNPROOF_CLAIMS": module})
     assert finished and code != 0
     assert "Traceback" not in err
+
+
+# ------------------------------------------------------------------ sizes are bound, settings never covered
+
+
+MHK = "kernel_rank.multi_head"
+
+
+@pytest.fixture(scope="module")
+def multi_head_run(tmp_path_factory):
+    """multi_head checked at its default point (about half a second): the claim whose H_identity a review relabelled."""
+    out = tmp_path_factory.mktemp("multi_head") / "outcomes"
+    assert cli.main(["check", MHK, "--jobs", "1", "--out", str(out)]) == 0
+    return out
+
+
+def relabelled_multi_head(run, tmp_path, recompute=False, **parameters) -> tuple[str, dict]:
+    """A copy of the default multi_head folder relabelled as another point everywhere: the outcome's parameters,
+    every envelope's and the folder's name (with ``recompute``, also the obligations the claim states there)."""
+    claim = get(MHK)
+    [src] = glob.glob(str(run / MHK / "*"))
+    record = read(os.path.join(src, "outcome.json"))
+    record["parameters"].update(parameters)
+    point = claim.point(record["parameters"])
+    folder = tmp_path / "run" / MHK / cli.slug(point, claim)
+    shutil.copytree(src, folder)
+    if recompute:
+        record["obligations"] = claim.obligations(point).to_json()
+    write(folder / "outcome.json", record)
+    for path in glob.glob(str(folder / "*.cert.json")):
+        write(path, read(path) | {"parameters": record["parameters"]})
+    return str(tmp_path / "run"), record
+
+
+@pytest.mark.parametrize("recompute", [False, True], ids=["obligations-as-run", "obligations-of-the-new-point"])
+def test_multi_head_relabelled_to_a_size_it_never_ran_does_not_stand(multi_head_run, tmp_path, capsys, recompute):
+    """m_types 4 -> 5 everywhere (a size: the obligations name one witness per pair type at m_types).  As run,
+    the obligations recorded are not those the claim states at m_types = 5 (stage 2); with those written in,
+    no certificate of the m = 4 run discharges the pair types of m = 5 (stage 1)."""
+    root, _ = relabelled_multi_head(multi_head_run, tmp_path, recompute, m_types=5)
+    capsys.readouterr()
+    assert cli.main(["verify", root]) == 1
+    out = capsys.readouterr().out
+    assert f"{MHK} [m_types=5]: verified DOES NOT STAND" in out
+    assert ("not discharged" if recompute else f"the obligations recorded differ from those {MHK} states") in out
+
+
+def test_multi_head_relabelled_to_a_setting_it_never_ran_claims_nothing_of_it(multi_head_run, tmp_path, capsys):
+    """The review's forgery: H_identity 3 -> 4 everywhere.  The box identity for H heads is a sympy step that
+    no obligation states, so H_identity is a setting: the relabelled outcome binds because its obligations
+    are the judgments of H_identity = 3 as well, and nothing it claims names H_identity — not the sizes the
+    table shows as covered, not the rung (the reach is part of the obligations)."""
+    root, record = relabelled_multi_head(multi_head_run, tmp_path, H_identity=4)
+    claim = get(MHK)
+    forged, honest = claim.point(record["parameters"]), claim.point()
+    assert claim.obligations(forged).to_json() == claim.obligations(honest).to_json() == record["obligations"]
+    assert "H_identity" not in cli.sizes(claim, forged) and cli.sizes(claim, forged) == cli.sizes(claim, honest)
+    capsys.readouterr()
+    assert cli.main(["verify", root]) == 0
+    assert f"{MHK} [H_identity=4]: verified stands" in capsys.readouterr().out
