@@ -175,3 +175,14 @@ def test_statement_and_reach_name_the_ball_of_the_point_dimension():
     assert "B^2" in claim.obligations(claim.point({})).reach
     hypothesis = claim.statement().hypotheses[0]
     assert "B^d" in str(hypothesis[0]) and "B^d" in hypothesis[1]
+
+
+def test_a_single_beta_below_16_is_refused_its_annulus_would_be_empty():
+    """At beta = 1 and 4 the densest annulus grid holds no lattice point: obligations() raised on an accepted
+    point.  A single beta is now held to beta_min's bound, 16, where every instance has points."""
+    claim = BallLaw()
+    for beta in (1, 4, 9):
+        with pytest.raises(ParameterError, match="at least 16"):
+            claim.point({"beta": beta})
+    point = claim.point({"beta": 16})
+    assert ball_law.point_betas(point) == [16] and claim.obligations(point).verify
