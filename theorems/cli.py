@@ -19,6 +19,7 @@ import json
 import keyword
 import os
 import sys
+import tempfile
 import time
 
 from solvers import certificates  # solvers.parallel (multiprocessing) is imported by check alone
@@ -39,6 +40,10 @@ CERT_SUFFIX = ".cert.json"
 
 class UsageError(Exception):
     """Exit status 2."""
+
+
+class CheckerStopped(Exception):
+    """The trusted checker's process stopped before its last line (killed, out of memory): exit status 1."""
 
 
 class ClaimRaised(Exception):
@@ -294,15 +299,7 @@ def cmd_verify(args) -> int:
     """Stage 1, the isolated checker; stage 2, the binding to the installed claims (see theorems.verification)."""
     from theorems import verification
 
-    for path in args.paths:
-        if not os.path.lexists(path):
-            raise UsageError(f"no such file or folder: {path}")
-    result = verification.verify(args.paths, args.max_work)
-    if result.error:
-        print(f"attnproof: error: {printable(result.error)}", file=sys.stderr)
-        return 1
-    if not result.certificates and not result.outcomes:
-        raise UsageError(f"no certificates (*{CERT_SUFFIX}) or outcome.json under {', '.join(args.paths)}")
+    result = _verified(args.paths, args.max_work, coq=getattr(args, "coq", False))
     for line in verification.lines(result, args.paths, details=args.details):
         print(printable(line))
     # claims that cannot be registered (read by the binding process): a usage error, as for check and report
@@ -310,6 +307,56 @@ def cmd_verify(args) -> int:
     if unregistered:
         print(f"attnproof: error: {printable(unregistered.partition('RegistrationError: ')[2])}", file=sys.stderr)
         return 2
+    if not args.coq:
+        return 0 if result.ok else 1
+    from theorems import formal
+
+    with tempfile.TemporaryDirectory(prefix="attnproof-coq-") as folder:
+        done = formal.export(result, folder)
+        try:
+            formal.compile(done)
+        except formal.FormalError as exc:
+            raise UsageError(str(exc)) from None
+    for line in formal.lines(done, result, args.paths, details=args.details):
+        print(printable(line))
+    return 0 if result.ok and formal.accepted(done) else 1
+
+
+def _verified(paths: list[str], max_work: int, coq: bool = False):
+    """Both stages of verify over ``paths`` (a usage error when there is nothing to check, or, with
+    ``coq``, no coqc to run afterwards: said before any work)."""
+    from theorems import verification
+
+    for path in paths:
+        if not os.path.lexists(path):
+            raise UsageError(f"no such file or folder: {path}")
+    if coq:
+        from theorems import formal
+
+        try:
+            formal.coqc()
+        except formal.FormalError as exc:
+            raise UsageError(str(exc)) from None
+    result = verification.verify(paths, max_work)
+    if result.error:
+        raise CheckerStopped(result.error)
+    if not result.certificates and not result.outcomes:
+        raise UsageError(f"no certificates (*{CERT_SUFFIX}) or outcome.json under {', '.join(paths)}")
+    return result
+
+
+def cmd_export(args) -> int:
+    """``export --coq DIR PATH ...``: the Coq files of every accepted certificate and obligation, not compiled."""
+    from theorems import formal
+
+    result = _verified(args.paths, args.max_work)
+    if os.path.exists(args.coq) and (not os.path.isdir(args.coq) or os.listdir(args.coq)):
+        raise UsageError(f"--coq {args.coq}: not an empty folder (the export never writes over files)")
+    done = formal.export(result, args.coq)
+    written = sum(1 for o in done.obligations if o.file)
+    print(printable(f"wrote {len([n for n in done.certificates.values() if n.startswith('c')])} certificate file(s) and "
+                    f"{written} obligation file(s) to {args.coq} ({len(done.obligations) - written} obligation(s) without "
+                    f"a Coq counterpart: index.json says why); compile with: coqc -R <formal built> AttnProof -R {args.coq} Cert FILE"))
     return 0 if result.ok else 1
 
 
@@ -487,7 +534,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-work", type=_positive_int, default=MAX_WORK, metavar="N",
                    help=f"refuse a certificate asking for more elementary operations than this (default {MAX_WORK:.0e})")
     p.add_argument("--details", action="store_true", help="every certificate and obligation, not only the summary per outcome")
+    p.add_argument("--coq", action="store_true",
+                   help="a third stage: every obligation with a Coq counterpart exported and compiled by coqc (formal/)")
     p.set_defaults(func=cmd_verify)
+    p = sub.add_parser("export", help="write accepted certificates and obligations as Coq files (formal/)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--coq", required=True, metavar="DIR", help="an empty or new folder for the .v files")
+    p.add_argument("--max-work", type=_positive_int, default=MAX_WORK, metavar="N", help="as for verify")
+    p.set_defaults(func=cmd_export)
     return parser
 
 
@@ -519,6 +573,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ParameterError, Refused, OutputError, RegistrationError) as exc:
         print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except CheckerStopped as exc:
+        print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
     except ClaimRaised as exc:  # before any point ran: the claim's code, not the user's request
         print(f"attnproof: error: {_one_line(exc)}", file=sys.stderr)
         if getattr(args, "debug", False) and exc.traceback:
