@@ -634,6 +634,8 @@ class Claim:
     parameters: tuple[Parameter, ...] = ()
     uses: tuple[str, ...] = ()
     relation: str = "reads it"  # how it serves its paper sentence: one of RELATIONS
+    # the theorems of formal/KTheorems.v that state this claim in Coq (shown verbatim by the report)
+    formal: tuple[str, ...] = ()
 
     @property
     def source(self) -> str:

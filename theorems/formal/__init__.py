@@ -395,3 +395,20 @@ def lines(done: Export, result, roots: list[str], details: bool = False) -> list
     out.append(f"Coq accepted {good} of {len(filed)} obligation(s) it could state"
                f"; {len(done.obligations) - len(filed)} obligation(s) have no Coq counterpart")
     return out
+
+
+HEADLINES = os.path.join(FORMAL, "KTheorems.v")
+
+
+def statements(path: str = HEADLINES) -> dict[str, str]:
+    """``{name: statement}`` of every ``Theorem name : statement.`` in ``formal/KTheorems.v``, verbatim
+    (whitespace runs made one space): what the report shows for a claim's ``formal`` names."""
+    import re
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = re.sub(r"\(\*.*?\*\)", " ", handle.read(), flags=re.S)
+    except OSError:
+        return {}
+    found = re.finditer(r"\bTheorem\s+([A-Za-z_][\w']*)\s*:\s*(.*?)\.\s*Proof\b", text, flags=re.S)
+    return {m.group(1): " ".join(m.group(2).split()) for m in found}

@@ -259,6 +259,7 @@ class FeatureRankTable(Claim):
     sentence = THREE_TOKENS
     title = "Certified bounds on r*(m) at exact length 3"
     relation = "a finite step of an asymptotic"
+    formal = ('r_star_4_is_2', 'r_star_5_is_3')
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma", "kernel_rank.softmax_three_tokens",

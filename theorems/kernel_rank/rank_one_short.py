@@ -69,6 +69,7 @@ class RankOneShort(Claim):
     sentence = LENGTH_TWO
     title = "Rank one solves lengths one and two exactly"
     relation = "reads it"
+    formal = ('K1_lengths_one_and_two',)
     expected = "verified"
     established = "verified"
     parameters = (

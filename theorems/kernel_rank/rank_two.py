@@ -239,6 +239,7 @@ class RankTwo(Claim):
     sentence = THREE_TOKENS
     title = "Feature rank two through query cones: r*(4) = 2, r*(m) >= 3 for m >= 5"
     relation = "a finite step of an asymptotic"
+    formal = ('r_star_4_is_2', 'r_star_5_is_3', 'rank_two_fails_from_5')
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.feature_rank_table", "kernel_rank.restriction_lemma")

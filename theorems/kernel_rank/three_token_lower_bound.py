@@ -65,6 +65,7 @@ class ThreeTokenLowerBound(Claim):
     sentence = THREE_TOKENS
     title = "Rank one solves exact length 3 iff m <= 3"
     relation = "a finite step of an asymptotic"
+    formal = ('K3_rank_one_iff',)
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.restriction_lemma", "kernel_rank.row_lemma")
