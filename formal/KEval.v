@@ -13,16 +13,25 @@
     token) pairs.
 
     [exhaustive_check] and [positional_check] evaluate such a head exactly on
-    every sequence (every ordered context, the query last), in integers: per
-    query row the kernel and readout rows are scaled to integers by the lcm of
-    their denominators (a positive factor that cancels in the ratio, as the
-    trusted Python checker does), and every scaled entry is re-checked against
-    the rational it stands for, so nothing about lcm's is trusted.  Their
-    soundness theorems ([exhaustive_sound], [positional_sound] and the
-    corollaries to [solvable], [psolvable], [csolvable]) are what the witness
-    files apply before [vm_compute].  [table_outputs] lists the exact output of
-    every sequence; [table_outputs_sound] ties it to [output] (the test that
-    compares the Coq model with the Python model reads it). *)
+    every sequence (every ordered context, the query last: no symmetry is
+    used), in integers.  The ratio is unchanged by a positive factor per
+    query, so each query's kernel row is made integral (ψ(x) scaled by the lcm
+    [B_x] of its denominators times [Bpsi / B_x], φ(q) by its own lcm: one
+    integer product per entry) and its readout row is scaled by the lcm of its
+    denominators, as the trusted Python checker does; every scaled entry is
+    re-checked against the rational it stands for, so nothing about lcm's is
+    trusted.  The soundness theorems ([exhaustive_sound], [positional_sound],
+    and the corollaries [exhaustive_solves], [exhaustive_solvable],
+    [exhaustive_exists], [positional_psolvable], [positional_csolvable]) are
+    what the witness files apply before [vm_compute].  [table_outputs] lists
+    the exact output of every sequence; [table_outputs_sound] ties it to
+    [output] (the test comparing the Coq model with the Python one reads it).
+
+    Measured (coqc, user CPU): the K3 witness at m = 3 (512 sequences) is
+    checked in under 0.01 s; the rank-3 head at m = 5 (32,768 sequences,
+    kernel rows of ~400-bit integers) in 2.3 s, and as much again when [Qed]
+    re-checks the computation; a rank-22 head at m = 6 (262,144 sequences) in
+    1 s. *)
 
 From Coq Require Import Reals QArith Qreals ZArith List Lia Lra.
 From AttnProof Require Import KDefs.
