@@ -6,7 +6,10 @@ Every result is one JSON line on stdout; the caller renders them.  Each
 file ends ``accepted``, ``REJECTED`` (it does not prove what it says) or
 ``REFUSED`` (too large, malformed, not a regular file); a bad file never
 stops the run.  Only the standard library, python-flint and this package
-are imported: the last line lists any other module that got loaded.
+are imported: the last line lists any other module that got loaded, by name
+(``foreign_modules``) and by file (``foreign_files``: a module whose file lies
+outside the interpreter's standard library, python-flint's folder and this
+package, say a ``json.py`` found first on the path), and is then not ``ok``.
 
 With ``--jobs N`` (N > 1) the certificates are shared among N worker
 processes forked from this one (the same code and limits, each file checked
@@ -16,10 +19,14 @@ then discharges the outcomes, so nothing but the work is divided.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
 import sys
+import sysconfig
+
+import flint
 
 from solvers.trusted import families  # noqa: F401  (registers every kind)
 from solvers.trusted.core import MAX_WORK, CertificateError, Refused, check
@@ -28,7 +35,8 @@ from solvers.trusted.verdicts import verdict
 
 CERT_SUFFIX = ".cert.json"
 OUTCOME = "outcome.json"
-MEMORY = 8 * 1024**3  # bytes of address space the checker may use
+MEMORY = 8 * 1024**3  # bytes of address space a process of the checker may use, at most
+memory = MEMORY  # what main() sets from the machine's RAM (a forked worker inherits the cap)
 
 
 def files(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -38,7 +46,8 @@ def files(paths: list[str]) -> tuple[list[str], list[str]]:
         if os.path.isdir(path):
             for root, dirs, names in os.walk(path):
                 dirs.sort()
-                for n in sorted(names):
+                # a folder (or a link to one) named as a certificate or an outcome is listed too: refused when read
+                for n in sorted(names + [d for d in dirs if d == OUTCOME or d.endswith(CERT_SUFFIX)]):
                     (certs if n.endswith(CERT_SUFFIX) else outcomes if n == OUTCOME else []).append(os.path.join(root, n))
         else:
             (outcomes if os.path.basename(path) == OUTCOME else certs).append(path)
@@ -57,24 +66,44 @@ def certificate(path: str, max_work: int) -> tuple[dict, tuple]:
     except CertificateError as exc:
         return line | {"status": "REJECTED", "reason": str(exc)}, ("rejected", None, None)
     except MemoryError:
-        return line | {"status": "REFUSED", "reason": f"needs more than {MEMORY >> 30} GiB"}, ("refused", None, None)
+        return line | {"status": "REFUSED", "reason": f"needs more than {memory / 2**30:.1f} GiB"}, ("refused", None, None)
     except Exception as exc:  # a kind that failed to validate its input: refused, and the run goes on
         return line | {"status": "REJECTED", "reason": f"the checker failed on this input ({type(exc).__name__})"}, ("rejected", None, None)
     line |= {"status": "accepted", "summary": accepted.summary, "judgment": accepted.judgment, "kind": cert["kind"], "claim": cert["claim"]}
     return line, ("accepted", {key: cert[key] for key in ("claim", "statement", "parameters")}, accepted.judgment)
 
 
-def foreign() -> set[str]:
-    """Top-level modules loaded here from outside the standard library, besides flint and this package
-    (python-flint's Cython runtime registers "cython_runtime" and "_cython_*" modules of its own; a worker
-    knows this module as "__mp_main__" too)."""
-    return {name for name in {n.partition(".")[0] for n in sys.modules} - set(sys.stdlib_module_names)
-            if name not in ("__main__", "__mp_main__", "flint", "solvers", "cython_runtime") and not name.startswith("_cython_")}
+_HERE = os.path.dirname(os.path.realpath(__file__))  # solvers/trusted; solvers/__init__.py is loaded too
+_STDLIB = tuple({os.path.realpath(sysconfig.get_paths()[key]) + os.sep for key in ("stdlib", "platstdlib")})
+_INSTALLED = tuple(root + folder + os.sep for root in _STDLIB for folder in ("site-packages", "dist-packages"))
+_OURS = (_HERE + os.sep, os.path.dirname(os.path.realpath(flint.__file__)) + os.sep)
+
+
+@functools.cache
+def _ours(file: str) -> bool:
+    """A module file of the standard library (not of what is installed beside it), python-flint or this package."""
+    real = os.path.realpath(file)
+    return (real.startswith(_OURS) or real == os.path.join(os.path.dirname(_HERE), "__init__.py")
+            or (real.startswith(_STDLIB) and not real.startswith(_INSTALLED)))
+
+
+def foreign() -> tuple[set[str], set[str]]:
+    """Modules loaded here that are not the standard library, flint or this package: by top-level name
+    (python-flint's Cython runtime registers "cython_runtime" and "_cython_*" modules of its own, sysconfig
+    reads the build's "_sysconfigdata_*"; a worker knows this module as "__mp_main__" too), and by file,
+    wherever the name (say ``json``) is a standard one."""
+    names = {name for name in {n.partition(".")[0] for n in sys.modules} - set(sys.stdlib_module_names)
+             if name not in ("__main__", "__mp_main__", "flint", "solvers", "cython_runtime")
+             and not name.startswith(("_cython_", "_sysconfigdata_"))}
+    files = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
+    return names, {file for file in files if isinstance(file, str) and not _ours(file)}
 
 
 def _in_worker(paths: list[str], max_work: int) -> dict:
-    """Files checked in a worker: ``{path: (line, result, modules loaded there)}`` (the last line lists the modules)."""
-    return {path: (*certificate(path, max_work), foreign()) for path in paths}
+    """Files checked in a worker: ``{path: (line, result, foreign modules there)}`` (the last line lists them)."""
+    lines = {path: certificate(path, max_work) for path in paths}
+    found = foreign()
+    return {path: (*lines[path], found) for path in paths}
 
 
 def _size(path: str) -> int:
@@ -105,9 +134,9 @@ def _worker_start(checker: int) -> None:
 CHUNK = 4  # files a message to a worker: one a message cost about 0.8 s of CPU over the default run's 326
 
 
-def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
+def checked(paths: list[str], max_work: int, jobs: int, loaded: tuple[set[str], set[str]]):
     """``(path, line, result)`` per certificate in file order; with ``jobs`` > 1 by that many forked workers,
-    whose foreign modules are added to ``loaded``."""
+    whose foreign modules (names, files) are added to ``loaded``."""
     if jobs <= 1 or len(paths) < 2 or not hasattr(os, "fork"):
         for path in paths:
             yield (path, *certificate(path, max_work))
@@ -135,7 +164,8 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
                 left = sum(1 for p in paths if answers[p].exception() is not None)
                 sys.exit(f"a checker worker stopped early (killed, or out of memory) with {left} file(s) unchecked, "
                          f"{path} the first in file order (which one it was checking is not known)")
-            loaded.update(modules)
+            loaded[0].update(modules[0])
+            loaded[1].update(modules[1])
             yield path, line, result
     finally:
         # the workers ignore SIGINT: on an interrupt (or any early end) they are stopped here, never left running
@@ -144,7 +174,19 @@ def checked(paths: list[str], max_work: int, jobs: int, loaded: set[str]):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def cap(jobs: int) -> int:
+    """Bytes of address space for each process: the machine's RAM shared by the workers and this process,
+    at most ``MEMORY`` (``MEMORY`` itself where the RAM cannot be read)."""
+    try:
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return MEMORY
+    return min(MEMORY, ram // (jobs + 1 if jobs > 1 else 1)) if ram > 0 else MEMORY
+
+
 def main(argv: list[str]) -> int:
+    global memory
+
     max_work, jobs = MAX_WORK, 1
     while len(argv) >= 2 and argv[0] in ("--max-work", "--jobs"):
         if argv[0] == "--max-work":
@@ -152,25 +194,27 @@ def main(argv: list[str]) -> int:
         else:
             jobs = int(argv[1])
         argv = argv[2:]
+    memory = cap(jobs)
     try:
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))  # inherited by every worker forked later
     except (ImportError, ValueError, OSError):
         pass  # not every platform lets a process cap itself
     # what is loaded by now (this package, flint) lives as long as the process: the collector need not
     # walk it again at each of the many collections exact arithmetic triggers (about a tenth of the run)
     gc.freeze()
     certs, outcomes = files(argv)
-    results, ok, loaded = {}, True, set()
+    results, ok, loaded = {}, True, (set(), set())
     for path, line, result in checked(certs, max_work, jobs, loaded):
-        results[os.path.realpath(path)] = result
+        # keyed by its real folder and its own name: a link named a.cert.json is refused, never taken for its target
+        results[os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))] = result
         ok &= line["status"] == "accepted"
         print(json.dumps(line, sort_keys=True), flush=True)
     for path in outcomes:
         try:
             record = load(path, floats=True)  # its wall-clock seconds
-            line = verdict(path, record, results)
+            line = verdict(path, record, results, max_work)
         except Refused as exc:
             line = {"type": "outcome", "path": path, "ok": False, "reason": f"REFUSED: {exc}", "obligations": []}
         except (MemoryError, Exception) as exc:  # a malformed record never ends the run
@@ -178,7 +222,10 @@ def main(argv: list[str]) -> int:
                     "reason": f"REFUSED: the checker failed on this record ({type(exc).__name__})"}
         ok &= line["ok"]
         print(json.dumps(line, sort_keys=True), flush=True)
-    print(json.dumps({"type": "done", "ok": ok, "foreign_modules": sorted(foreign() | loaded)}), flush=True)
+    names, outside = foreign()
+    names, outside = sorted(names | loaded[0]), sorted(outside | loaded[1])
+    ok &= not names and not outside
+    print(json.dumps({"type": "done", "ok": ok, "foreign_modules": names, "foreign_files": outside}), flush=True)
     return 0 if ok else 1
 
 

@@ -22,15 +22,21 @@ it).  The checker, knowing nothing of the claim, confirms:
    an open conjecture's, which this process cannot tell from another claim's,
    so it reports ``earned`` and the binding stage decides.
 
+An obligation is compared only with the listed certificates' judgments of
+its name (each file once, however often it is listed), and the work that
+asks for is estimated first, from sizes alone, as a kind's is: above
+``max_work`` the outcome is refused with the estimate.
+
 That the obligations are the claim's own (recomputed from the installed
 claim at the point) is checked afterwards, outside this process.
 """
 
 from __future__ import annotations
 
+import json
 import os
 
-from solvers.trusted.core import discharges
+from solvers.trusted.core import MAX_WORK, Refused, discharges
 
 STATUSES = ("verified", "refuted", "unknown")
 OUTCOME_KEYS = {"claim", "status", "parameters", "statement", "obligations", "certificates"}
@@ -43,16 +49,17 @@ def _obligations(raw) -> dict:
     for side in ("verify", "refute"):
         items = raw[side]
         if not isinstance(items, list) or not all(
-            isinstance(o, dict) and set(o) == {"judgment", "words"} and isinstance(o["judgment"], dict) and isinstance(o["words"], str)
+            isinstance(o, dict) and set(o) == {"judgment", "words"} and isinstance(o["judgment"], dict)
+            and isinstance(o["judgment"].get("judgment"), str) and isinstance(o["words"], str)
             for o in items
         ):
             raise ValueError(f"obligations.{side} must be a list of {{judgment, words}}")
     return raw
 
 
-def verdict(path: str, record, results: dict) -> dict:
-    """Check one outcome record read from ``path``; ``results`` maps real certificate paths to
-    ``(status, envelope, judgment)`` as the certificate stage left them."""
+def verdict(path: str, record, results: dict, max_work: int = MAX_WORK) -> dict:
+    """Check one outcome record read from ``path``; ``results`` maps certificate paths (the real folder,
+    then the file's own name) to ``(status, envelope, judgment)`` as the certificate stage left them."""
     out = {"type": "outcome", "path": path, "ok": False, "reason": "", "obligations": []}
     if not (isinstance(record, dict) and OUTCOME_KEYS <= set(record)):
         out["reason"] = f"not an outcome record (needs {sorted(OUTCOME_KEYS)})"
@@ -67,15 +74,17 @@ def verdict(path: str, record, results: dict) -> dict:
     if status not in STATUSES or not isinstance(record["certificates"], list):
         out["reason"] = f"status must be one of {STATUSES} and certificates a list"
         return out
-    folder = os.path.dirname(os.path.realpath(path))
-    judgments = []
+    folder = os.path.realpath(os.path.dirname(path))
+    names = []
     for name in record["certificates"]:
         if not isinstance(name, str) or "\x00" in name or len(name) > 4096:
             out["reason"] = "a certificate entry is not a file name"
             return out
-        name = os.path.basename(name)
-        file = os.path.join(folder, name)
-        got = results.get(os.path.realpath(file))
+        names.append(os.path.basename(name))
+    files = dict.fromkeys(names)  # each file once, however often it is listed
+    judgments, chars = {}, {}  # by judgment name: [(file, judgment)] in listed order, and their size in JSON
+    for name in files:
+        got = results.get(os.path.join(folder, name))
         if got is None:
             out["reason"] = f"certificate {name} is missing from {folder}"
             return out
@@ -86,12 +95,19 @@ def verdict(path: str, record, results: dict) -> dict:
         if (cert["claim"], cert["statement"], cert["parameters"]) != (claim, statement, point):
             out["reason"] = f"certificate {name} was made for another claim, statement or point"
             return out
-        judgments.append((name, judgment))
+        judgments.setdefault(judgment["judgment"], []).append((name, judgment))
+        chars[judgment["judgment"]] = chars.get(judgment["judgment"], 0) + len(json.dumps(judgment))
+    # comparing an obligation with a judgment costs up to about 0.1 us per character of the two (JSON)
+    wanted = [(side, o, o["judgment"]["judgment"]) for side in ("verify", "refute") for o in obligations[side]]
+    work = sum(len(judgments.get(n, ())) * len(json.dumps(o["judgment"])) + chars.get(n, 0) for _, o, n in wanted) // 10
+    if work > max_work:
+        raise Refused(f"discharging {len(wanted)} obligation(s) with {len(files)} certificate(s) asks for "
+                      f"about {work:.3g} operations, above the limit of {max_work:.3g} (raise --max-work)")
 
-    def by(obligation):
-        return next((name for name, j in judgments if discharges(j, obligation["judgment"])), None)
+    def by(obligation, name):
+        return next((file for file, j in judgments.get(name, ()) if discharges(j, obligation["judgment"])), None)
 
-    rows = [dict(side=side, **o, by=by(o)) for side in ("verify", "refute") for o in obligations[side]]
+    rows = [dict(side=side, **o, by=by(o, n)) for side, o, n in wanted]
     out["obligations"], out["reach"] = rows, obligations["reach"]
     verify = [r for r in rows if r["side"] == "verify"]
     missing = [r["words"] for r in verify if r["by"] is None]

@@ -143,6 +143,9 @@ GOOD = {"judgment": {"judgment": "x"}, "words": "w"}
     ({"verify": [GOOD], "refute": "x", "reach": ""}, "obligations.refute must be a list of {judgment, words}"),
     ({"verify": [], "refute": [GOOD | {"words": None}], "reach": ""}, "obligations.refute must be a list of {judgment, words}"),
     ({"verify": [], "refute": [GOOD, GOOD | {"judgment": []}], "reach": ""}, "obligations.refute must be a list of {judgment, words}"),
+    # a judgment is named by a string (the discharge looks judgments up by that name)
+    ({"verify": [GOOD | {"judgment": {"judgment": ["x"]}}], "refute": [], "reach": ""}, "obligations.verify must be a list of {judgment, words}"),
+    ({"verify": [], "refute": [GOOD | {"judgment": {"bound": 1}}], "reach": ""}, "obligations.refute must be a list of {judgment, words}"),
 ])
 def test_malformed_obligations_are_named(folder, obligations, why):
     out = run(folder, record(obligations=obligations), {})
@@ -294,20 +297,28 @@ def test_certificate_accepted_line_and_result(tmp_path, toy):
     (toy_cert(), 9, "REFUSED", "toy: asks for about 10 operations, above the limit of 9 (raise --max-work)"),
     (toy_cert(fail="reject"), 100, "REJECTED", "toy says no"),
     (toy_cert(bound=-1), 100, "REJECTED", "bound=-1 outside [0, None]"),
-    (toy_cert(fail="memory"), 100, "REFUSED", "needs more than 8 GiB"),
+    (toy_cert(fail="memory"), 100, "REFUSED", "needs more than 3.0 GiB"),  # the cap main() set (below)
     (toy_cert(fail="runtime"), 100, "REJECTED", "the checker failed on this input (RuntimeError)"),
 ])
-def test_certificate_never_raises_and_says_why(tmp_path, toy, content, max_work, status, why):
+def test_certificate_never_raises_and_says_why(tmp_path, toy, content, max_work, status, why, monkeypatch):
+    monkeypatch.setattr(entry, "memory", 3 * 2**30)
     path = put(tmp_path / "a.cert.json", content)
     line, result = entry.certificate(path, max_work)
     assert line == {"type": "certificate", "path": path, "status": status, "reason": why}
     assert result == (status.lower(), None, None)
 
 
+REAL_FOREIGN = entry.foreign
+
+
 @pytest.fixture
 def limits(monkeypatch):
+    """setrlimit recorded, not called; and no foreign module seen (this pytest process has loaded pytest,
+    whose files lie outside the standard library: test_main_reports_foreign_modules_* look at them)."""
     calls = []
     monkeypatch.setattr(resource, "setrlimit", lambda which, value: calls.append((which, value)))
+    monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
+    monkeypatch.setattr(entry, "memory", entry.memory)  # main() sets it: restored after the test
     return calls
 
 
@@ -316,7 +327,7 @@ def lines(capsys):
     raw = text.splitlines()
     parsed = [json.loads(x) for x in raw]
     # one JSON object per line; a file's line has its keys sorted, the closing "done" line comes last
-    assert [p["type"] for p in parsed][-1:] == ["done"] and list(parsed[-1]) == ["type", "ok", "foreign_modules"]
+    assert [p["type"] for p in parsed][-1:] == ["done"] and list(parsed[-1]) == ["type", "ok", "foreign_modules", "foreign_files"]
     assert raw[:-1] == [json.dumps(p, sort_keys=True) for p in parsed[:-1]]
     return parsed
 
@@ -333,12 +344,13 @@ def test_main_checks_certificates_then_outcomes_and_exits_0_when_all_hold(tmp_pa
     assert (cert["type"], cert["status"], cert["path"]) == ("certificate", "accepted", str(tmp_path / "run" / "a.cert.json"))
     assert (verdict["type"], verdict["ok"], verdict["obligations"][0]["by"]) == ("outcome", True, "a.cert.json")
     assert done["type"] == "done" and done["ok"] is True
-    assert limits == [(resource.RLIMIT_AS, (entry.MEMORY, entry.MEMORY))]
+    assert limits == [(resource.RLIMIT_AS, (entry.cap(1), entry.cap(1)))]
 
 
-def test_workers_print_the_same_lines_in_file_order(tmp_path, toy, limits, capsys):
+def test_workers_print_the_same_lines_in_file_order(tmp_path, toy, limits, capsys, monkeypatch):
     """--jobs 2: the certificates are shared among forked workers; the lines, their order, the verdicts
-    and the exit code are those of one process."""
+    and the exit code are those of one process (the memory cap aside: it is shared among the processes)."""
+    monkeypatch.setattr(entry, "cap", lambda jobs: 5 * 2**30)
     for i, cert in enumerate([toy_cert(3), toy_cert(fail="reject"), toy_cert(5), toy_cert(fail="memory"), toy_cert(4)]):
         put(tmp_path / "run" / f"{i}.cert.json", cert)
     put(tmp_path / "run" / "outcome.json", outcome(["0.cert.json", "2.cert.json"], bound=5))
@@ -357,7 +369,7 @@ def test_a_worker_that_dies_stops_the_run_with_one_line(tmp_path, toy, monkeypat
     honest = entry.certificate
     monkeypatch.setattr(entry, "certificate", lambda path, work: os._exit(9) if path == paths[1] else honest(path, work))
     with pytest.raises(SystemExit, match=r"a checker worker stopped early \(killed, or out of memory\) with 3 file\(s\) unchecked, .*0.cert.json the first in file order"):
-        list(entry.checked(paths, 100, 2, set()))
+        list(entry.checked(paths, 100, 2, (set(), set())))
 
 
 def test_main_exits_1_on_a_bad_certificate_and_goes_on(tmp_path, toy, limits, capsys):
@@ -456,20 +468,29 @@ def test_main_goes_on_when_the_memory_cap_cannot_be_set(tmp_path, toy, monkeypat
         raise error("not here")
 
     monkeypatch.setattr(resource, "setrlimit", refuse)
+    monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     assert entry.main([put(tmp_path / "a.cert.json", toy_cert(3))]) == 0
     assert lines(capsys)[-1]["ok"] is True
 
 
-def test_main_reports_foreign_modules_by_top_level_name(tmp_path, toy, limits, capsys):
-    """In this pytest process, pytest is foreign; the standard library, flint and solvers are not."""
+def test_main_reports_foreign_modules_by_top_level_name_and_by_file(tmp_path, toy, limits, monkeypatch, capsys):
+    """In this pytest process, pytest is foreign; the standard library, flint and solvers are not.  A foreign
+    module fails the run (the line is not ok, the exit code 1) though every file was accepted."""
+    monkeypatch.setattr(entry, "foreign", REAL_FOREIGN)
     assert "flint" in sys.modules and any(n.startswith("_cython_") for n in sys.modules)
-    entry.main([put(tmp_path / "a.cert.json", toy_cert(3))])
-    foreign = lines(capsys)[-1]["foreign_modules"]
+    assert entry.main([put(tmp_path / "a.cert.json", toy_cert(3))]) == 1
+    *_, done = lines(capsys)
+    foreign, files = done["foreign_modules"], done["foreign_files"]
+    assert done["ok"] is False
     assert "pytest" in foreign and "_pytest" in foreign
     assert foreign == sorted(set(foreign)) and all("." not in n for n in foreign)
     for name in ("flint", "solvers", "__main__", "cython_runtime", "json", "os", "sys"):
         assert name not in foreign
-    assert not [n for n in foreign if n.startswith("_cython_")]
+    assert not [n for n in foreign if n.startswith(("_cython_", "_sysconfigdata_"))]
+    # by file: pytest's own, and this test module; never the standard library's, flint's or the checker's
+    assert sys.modules["pytest"].__file__ in files and __file__ in files and files == sorted(set(files))
+    for name in ("json", "fractions", "flint", "solvers", "solvers.trusted.core", "solvers.trusted.__main__"):
+        assert sys.modules[name].__file__ not in files
 
 
 # ------------------------------------------------------------------ the status a verdict earns
