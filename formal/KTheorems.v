@@ -29,6 +29,21 @@ Proof.
     + exact k3_witness_m3.
 Qed.
 
+(** The same threshold at exact length 4, tokenwise (KWitness; KLower through
+    positions: a tokenwise head is a position-dependent one). *)
+Theorem K3_length_four : forall m : nat, (1 <= m)%nat ->
+  (solvable 1 m 4 <-> (m <= 3)%nat).
+Proof.
+  intros m Hm; split.
+  - intros Hs. destruct (Nat.le_gt_cases m 3) as [Hle | Hgt]; [exact Hle |].
+    exfalso. exact (k5_lower m 4 Hgt (le_S _ _ (le_n 3)) (solvable_psolvable 1 m 4 Hs)).
+  - intros Hle.
+    destruct m as [| [| [| [| m]]]]; try lia.
+    + exact len4_witness_m1.
+    + exact len4_witness_m2.
+    + exact len4_witness_m3.
+Qed.
+
 (** K5 (KLower): with position-dependent maps and a final causal query, rank
     one fails at every m >= 4 and every exact length n >= 3, also in the
     every-prefix reading of causal attention ... *)

@@ -18,6 +18,7 @@ From AttnProof.data Require
   k3_m1 k3_m2 k3_m3
   pos_m1_n3 pos_m2_n3 pos_m3_n3 pos_m1_n4 pos_m2_n4 pos_m3_n4
   causal_m1_n3 causal_m2_n3 causal_m3_n3
+  tok_m1_n4 tok_m2_n4 tok_m3_n4
   rank2_m4 rank3_m5.
 
 (** ** K3: rank one solves exact length 3 for m <= 3
@@ -31,6 +32,19 @@ Proof. exact k3_m2.judgment. Qed.
 
 Theorem k3_witness_m3 : solvable 1 3 3.
 Proof. exact k3_m3.judgment. Qed.
+
+(** ** Rank one, tokenwise, solves exact length 4 for m <= 3 too
+    (claim [kernel_rank.position_and_causal], its [exhaustive] certificates of
+    the reduced LP at n = 4). *)
+
+Theorem len4_witness_m1 : solvable 1 1 4.
+Proof. exact tok_m1_n4.judgment. Qed.
+
+Theorem len4_witness_m2 : solvable 1 2 4.
+Proof. exact tok_m2_n4.judgment. Qed.
+
+Theorem len4_witness_m3 : solvable 1 3 4.
+Proof. exact tok_m3_n4.judgment. Qed.
 
 (** ** K5: with position-dependent maps, rank one solves exact lengths 3 and 4
     for m <= 3, and every prefix of length <= 3

@@ -53,6 +53,11 @@ def generate(out: str) -> dict[str, tuple[str, str]]:
         m = data["m"]
         statement = f"solvable 1 {m} 3"
         write(f"k3_m{m}", ev.exhaustive(data, statement), statement, f"kernel_rank.three_token_lower_bound/default/{name}")
+    for name, data in _certificates(out, "position_and_causal", "exhaustive"):
+        m, [n] = data["m"], data["lengths"]
+        if n == 4:  # the tokenwise length-4 witnesses (length 3 is K3's, above)
+            statement = f"solvable 1 {m} 4"
+            write(f"tok_m{m}_n4", ev.exhaustive(data, statement), statement, f"kernel_rank.position_and_causal/default/{name}")
     for name, data in _certificates(out, "position_and_causal", "rank-one-positional-witness"):
         m, n = data["m"], len(data["psi"])
         which = "csolvable" if data["prefixes"] else "psolvable"

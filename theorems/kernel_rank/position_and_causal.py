@@ -91,7 +91,7 @@ class PositionAndCausal(Claim):
     sentence = POSITIONS
     title = "Positions do not move the rank-one threshold (m = 4)"
     relation = "a finite step of an asymptotic"
-    formal = ('K5_positions_fail', 'K5_positions_solve')
+    formal = ('K5_positions_fail', 'K5_positions_solve', 'K3_length_four')
     expected = "verified"
     established = "verified"
     uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma")
