@@ -165,15 +165,15 @@ def _forget_other_projects(project: Project) -> None:
             del _FROM_FOLDER[name]
 
 
-def _folder_modules(folder: str) -> Iterable[tuple[str, object]]:
-    """Each ``conjectures/*.py`` (not ``_*``) imported by its file name, refusing a name another module holds."""
+def _folder_modules(folder: str, only: str | None = None) -> Iterable[tuple[str, object]]:
+    """Each ``conjectures/*.py`` (not ``_*``) imported by its file name, refusing a name another module holds
+    (``only``: that one file name, the others not imported)."""
     _on_path(folder)
     importlib.invalidate_caches()  # files written since the last look (a process that discovers again)
-    for entry in sorted(os.listdir(folder)):
-        stem, ext = os.path.splitext(entry)
-        path = os.path.join(folder, entry)
-        if ext != ".py" or stem.startswith("_") or not os.path.isfile(path):
+    for entry in _folder_entries(folder):
+        if only is not None and entry != only:
             continue
+        stem, path = os.path.splitext(entry)[0], os.path.join(folder, entry)
         origin = os.path.join(CONJECTURES_FOLDER, entry)
         if not stem.isidentifier():
             raise RegistrationError(f"{origin}: the file name is not a Python identifier; rename it")
@@ -184,6 +184,12 @@ def _folder_modules(folder: str) -> Iterable[tuple[str, object]]:
         loaded = _import(stem, origin)
         _FROM_FOLDER[stem] = os.path.realpath(path)
         yield origin, loaded
+
+
+def _folder_entries(folder: str) -> list[str]:
+    """The file names of ``conjectures/*.py`` that register (not starting with ``_``), sorted."""
+    return [entry for entry in sorted(os.listdir(folder))
+            if entry.endswith(".py") and not entry.startswith("_") and os.path.isfile(os.path.join(folder, entry))]
 
 
 def _where(name: str) -> str | None:
@@ -225,14 +231,39 @@ def _claims_in(loaded, origin: str) -> list[Claim]:
     return found
 
 
-def sources(project: Project | None = None) -> Iterable[tuple[str, object]]:
-    """``(origin, loaded)`` for every place claims come from, in the order of the module docstring."""
-    for package_name in BUILTIN_PACKAGES:
-        package = importlib.import_module(package_name)
-        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-            if not info.name.startswith("_"):
-                yield f"{package_name}.{info.name}", importlib.import_module(f"{package_name}.{info.name}")
+BUILTIN = "builtin"  # the scope of the package's own claims: no code from outside it is imported
+
+
+def plugin_origins(project: Project | None = None) -> list[str]:
+    """The places outside the package that claims come from, as scope keys, found without importing any:
+    ``entry:NAME`` (an entry point), ``module:NAME`` (``[tool.attnproof]``), ``file:NAME.py``
+    (``conjectures/``), ``env:NAME`` (``$ATTNPROOF_CLAIMS``)."""
+    project = find_project() if project is None else project
+    keys = [f"entry:{e.name}" for e in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)]
+    keys += [f"module:{name}" for name in project.modules]
+    keys += [f"file:{entry}" for entry in (_folder_entries(project.folder) if project.folder else [])]
+    keys += [f"env:{n.strip()}" for n in os.environ.get(MODULES_VARIABLE, "").split(",") if n.strip()]
+    return list(dict.fromkeys(keys))
+
+
+def sources(project: Project | None = None, scope: str | None = None) -> Iterable[tuple[str, object]]:
+    """``(origin, loaded)`` for every place claims come from, in the order of the module docstring.
+
+    ``scope``: None for every place; :data:`BUILTIN` for the package's own modules alone; a key of
+    :func:`plugin_origins` for that one place alone (the package's modules are not imported for it:
+    the claims it yields are the plugin's own)."""
+    if scope is None or scope == BUILTIN:
+        for package_name in BUILTIN_PACKAGES:
+            package = importlib.import_module(package_name)
+            for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+                if not info.name.startswith("_"):
+                    yield f"{package_name}.{info.name}", importlib.import_module(f"{package_name}.{info.name}")
+        if scope == BUILTIN:
+            return
+    kind, _, key = (scope or ":").partition(":")
     for entry in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        if scope is not None and (kind, key) != ("entry", entry.name):
+            continue
         origin = f"entry point {entry.name} = {getattr(entry, 'value', '?')!s}"
         try:
             loaded = entry.load()
@@ -241,28 +272,31 @@ def sources(project: Project | None = None) -> Iterable[tuple[str, object]]:
         yield origin, loaded
     project = find_project() if project is None else project
     _forget_other_projects(project)
-    if project.modules:
+    if project.modules and kind in ("", "module"):
         _on_path(project.root)
         for name in project.modules:
-            origin = f"{project.pyproject} [tool.attnproof]"
-            yield origin, _import(name, origin)
-    if project.folder:
-        yield from _folder_modules(project.folder)
+            if scope is None or key == name:
+                origin = f"{project.pyproject} [tool.attnproof]"
+                yield origin, _import(name, origin)
+    if project.folder and kind in ("", "file"):
+        yield from _folder_modules(project.folder, key if scope is not None else None)
     names = [n.strip() for n in os.environ.get(MODULES_VARIABLE, "").split(",") if n.strip()]
+    if scope is not None:
+        names = [n for n in names if kind == "env" and n == key]
     if names:
         _on_path(os.getcwd())  # after everything else, like the project: a stray colorsys.py there shadows nothing
     for name in names:
         yield f"${MODULES_VARIABLE}", _import(name, f"${MODULES_VARIABLE}")
 
 
-def discover(check: Callable[[Claim], object], project: Project | None = None) -> list[Claim]:
-    """Every claim from :func:`sources`, each validated by ``check`` (which raises ValueError on a bad claim).
+def discover(check: Callable[[Claim], object], project: Project | None = None, scope: str | None = None) -> list[Claim]:
+    """Every claim from :func:`sources` (of ``scope``), each validated by ``check`` (which raises ValueError on a bad claim).
 
     A module reached twice (listed in pyproject.toml and lying in conjectures/) counts once;
     two different claims with one id are refused, naming where each came from.
     """
     seen: dict[str, tuple[Claim, str]] = {}
-    for origin, loaded in sources(project):
+    for origin, loaded in sources(project, scope):
         for claim in _claims_in(loaded, origin):
             if not claim.id:
                 raise RegistrationError(f"{origin}: {type(claim).__name__} has no id")

@@ -32,6 +32,7 @@ claims and plugins, only when stage 1 has finished.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -42,7 +43,9 @@ import solvers
 from solvers.trusted.core import MAX_WORK
 
 JOBS = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
-BOOT = "import sys, runpy; sys.path[:0] = sys.argv[1].split(__import__('os').pathsep); del sys.argv[1]; runpy.run_module('solvers.trusted', run_name='__main__', alter_sys=True)"
+# the standard library first on the path, the package and python-flint's folder after it: a fractions.py
+# (or json.py) installed beside flint is never found before the standard library's own
+BOOT = "import sys, runpy; sys.path += sys.argv[1].split(__import__('os').pathsep); del sys.argv[1]; runpy.run_module('solvers.trusted', run_name='__main__', alter_sys=True)"
 
 
 @dataclass
@@ -60,6 +63,9 @@ class OutcomeCheck:
     earned: str = ""  # the strongest status the discharges earn (stage 1)
     bound: bool = False  # stage 2 accepted the binding
     binding: str = ""
+    sha256: str = ""  # of the outcome file's bytes as stage 1 judged them (stage 2 binds those bytes)
+    point: str = ""  # the outcome's own point, named by the binding from its parameters ("default", "m=5")
+    rests_on: str = ""  # code outside the package the binding ran ("plugin code: conjectures/x.py, sha256 ..."), or ""
 
     @property
     def ok(self) -> bool:
@@ -70,12 +76,15 @@ class OutcomeCheck:
 class Verification:
     certificates: list = field(default_factory=list)  # the checker's lines, one per file
     outcomes: list = field(default_factory=list)  # OutcomeCheck
-    foreign_modules: list = field(default_factory=list)
+    foreign_modules: list = field(default_factory=list)  # names of modules stage 1 loaded from outside what it may
+    foreign_files: list = field(default_factory=list)  # their files: a stdlib name found elsewhere, say
     error: str = ""
 
     @property
     def ok(self) -> bool:
-        return (not self.error and all(c["status"] == "accepted" for c in self.certificates)
+        # a checker that ran foreign code (a json.py found before the standard library's) has not spoken
+        return (not self.error and not self.foreign_modules and not self.foreign_files
+                and all(c["status"] == "accepted" for c in self.certificates)
                 and all(o.ok for o in self.outcomes) and bool(self.certificates or self.outcomes))
 
 
@@ -105,9 +114,11 @@ def run_checker(paths: list[str], max_work: int = MAX_WORK, jobs: int = JOBS) ->
             result.outcomes.append(OutcomeCheck(
                 path=item["path"], claim=str(item.get("claim", "")), parameters=item.get("parameters") or {},
                 status=str(item.get("status", "")), checked=bool(item["ok"]), reason=item.get("reason", ""),
-                obligations=item.get("obligations", []), reach=item.get("reach", ""), earned=str(item.get("earned", ""))))
+                obligations=item.get("obligations", []), reach=item.get("reach", ""), earned=str(item.get("earned", "")),
+                sha256=str(item.get("sha256", ""))))
         elif item.get("type") == "done":
             result.foreign_modules, finished = item.get("foreign_modules", []), True
+            result.foreign_files = item.get("foreign_files", [])
     if not finished:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         result.error = f"the checker process stopped early (exit {done.returncode}): {last[:200]}"
@@ -117,52 +128,75 @@ def run_checker(paths: list[str], max_work: int = MAX_WORK, jobs: int = JOBS) ->
 BIND_BUDGET = 600.0  # seconds of a claim's own cost estimate at which binding a point is refused
 
 
-def bind(path: str, claim_id: str, earned: str = "") -> tuple[bool, str]:
-    """Stage 2 for one outcome file: its statement, point and obligations are the installed claim's own,
-    and its status is the strongest its discharges ``earned`` (stage 1's word) unless the claim is open."""
+def _read_judged(path: str, sha256: str) -> bytes:
+    """The outcome file's bytes, refused (ValueError) unless they are those stage 1 judged (``sha256``):
+    a file restored or rewritten between the stages is not bound."""
     from solvers.trusted import parse
-    from solvers.trusted.core import encode
-    from theorems.core import ParameterError, registry
 
     try:
-        record = parse.load(path, floats=True)
-    except parse.Refused as exc:
-        return False, f"cannot read the outcome again: {exc}"
-    if not isinstance(record, dict):
-        return False, "not an outcome record"
-    try:
-        claim = registry().get(claim_id)
-    except Exception as exc:  # a broken plugin: the installed claims cannot be loaded
-        return False, f"the installed claims cannot be loaded: {type(exc).__name__}: {str(exc)[:160]}"
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise ValueError(f"cannot read the outcome again: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        raw = handle.read(parse.MAX_BYTES + 1)
+    if not sha256 or hashlib.sha256(raw).hexdigest() != sha256:
+        raise ValueError("the outcome file is not the one the checker judged (it changed between the stages)")
+    return raw
+
+
+def bind(path: str, claim_id: str, earned: str = "", sha256: str = "", claims: dict | None = None) -> tuple[bool | None, str, str]:
+    """Stage 2 for one outcome file: ``(bound, why, point)``.  Its bytes are those stage 1 judged, its
+    statement, point and obligations are the installed claim's own, its folder is named by its point, and
+    its status is the strongest its discharges ``earned`` (stage 1's word) unless the claim is open.
+    ``claims``: the claims this binding process speaks for; ``bound`` is None when ``claim_id`` is not one."""
+    from solvers.trusted import parse
+    from solvers.trusted.core import encode
+    from theorems.cli import slug
+    from theorems.core import ParameterError
+    from theorems.terminal import printable
+
+    claim = (claims or {}).get(claim_id)
     if claim is None:
-        return False, f"no installed claim {claim_id[:80]!r}"
+        return None, f"no installed claim {claim_id[:80]!r}", ""
+    try:
+        record = parse.loads(_read_judged(path, sha256), floats=True)
+    except (ValueError, parse.Refused) as exc:
+        return False, str(exc), ""
+    if not isinstance(record, dict):
+        return False, "not an outcome record", ""
     if record.get("statement") != claim.statement_hash():
-        return False, f"statement hash differs from the installed {claim.id}: the outcome is about another statement"
+        return False, f"statement hash differs from the installed {claim.id}: the outcome is about another statement", ""
     try:
         point = claim.point(record.get("parameters") or {})
     except (ParameterError, TypeError, AttributeError) as exc:
-        return False, f"parameters are not a point of {claim.id}: {str(exc)[:200]}"
+        return False, f"parameters are not a point of {claim.id}: {str(exc)[:200]}", ""
     if encode(point) != record.get("parameters"):
-        return False, "parameters are not written as the claim reads them"
+        return False, "parameters are not written as the claim reads them", ""
+    name = slug(point, claim)
     if claim.established == "open" and record.get("status") == "verified":
-        return False, f"{claim.id} is an open conjecture: a check reports it unknown, never verified"
+        return False, f"{claim.id} is an open conjecture: a check reports it unknown, never verified", name
     why = record.get("unknown") if isinstance(record.get("unknown"), dict) else {}
     if (earned == "verified" and record.get("status") == "unknown" and claim.established != "open"
             and why.get("why") != "not established"):
         # an honest unknown beside full discharges is an open conjecture or a check that went wrong
         # ("not established": a failure without a certified refutation); anything else understates
         return False, (f"every verify obligation is discharged and {claim.id} is no open conjecture: "
-                       "the outcome must say verified, not unknown")
+                       "the outcome must say verified, not unknown"), name
     try:
         estimate = claim.cost(point)
         if estimate > BIND_BUDGET:
-            return False, f"refused: {claim.id} at this point is estimated at {estimate:.0f} s, above {BIND_BUDGET:.0f} s"
+            return False, f"refused: {claim.id} at this point is estimated at {estimate:.0f} s, above {BIND_BUDGET:.0f} s", name
         expected = claim.obligations(point).to_json()
     except Exception as exc:  # a claim's own code failing is a failed binding, never a traceback
-        return False, f"{claim.id} could not state its obligations: {type(exc).__name__}: {str(exc)[:120]}"
+        return False, f"{claim.id} could not state its obligations: {type(exc).__name__}: {str(exc)[:120]}", name
     if expected != record.get("obligations"):
-        return False, f"the obligations recorded differ from those {claim.id} states at this point"
-    return True, "statement, point and obligations are the installed claim's"
+        return False, f"the obligations recorded differ from those {claim.id} states at this point", name
+    # last: a folder renamed is named by the outcome's own point, which every check above has bound
+    folder, claim_folder = os.path.basename(os.path.dirname(path)), os.path.basename(os.path.dirname(os.path.dirname(path)))
+    if folder != name or claim_folder != claim.id:
+        return False, (f"the outcome is {claim.id} at the point {name!r}, but its folder is "
+                       f"{printable(claim_folder)}/{printable(folder)}"), name
+    return True, "statement, point and obligations are the installed claim's", name
 
 
 def _seconds(path: str) -> float:
@@ -176,11 +210,124 @@ def _seconds(path: str) -> float:
         return 0.0
 
 
-def start_binding(jobs: int = JOBS) -> subprocess.Popen:
-    """The stage 2 process, started while stage 1 runs: until it is sent the outcomes (after stage 1 has
+BUILTIN = "builtin"  # theorems.registry.BUILTIN, without importing the registry here
+
+
+@dataclass
+class Binding:
+    """A binding process for one scope: the package's own claims (:data:`BUILTIN`) or one plugin's.
+    It answers on a pipe of its own (``answers``), each line led by a per-run nonce: what any code it
+    imports prints to stdout or stderr is never read as an answer."""
+
+    process: subprocess.Popen
+    answers: int  # the read end of the answer pipe
+    nonce: str
+    scope: str
+
+
+def start_binding(jobs: int = JOBS, scope: str = BUILTIN) -> Binding:
+    """A stage 2 process, started while stage 1 runs: until it is sent the outcomes (after stage 1 has
     spoken) it only loads libraries (sympy, numpy), never a claim or a plugin."""
-    return subprocess.Popen([sys.executable, "-c", BIND_BOOT, "--jobs", str(jobs)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    import secrets
+    import tempfile
+
+    read, write = os.pipe()
+    try:
+        process = subprocess.Popen([sys.executable, "-c", BIND_BOOT, "--answers", str(write), "--jobs", str(jobs)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=tempfile.TemporaryFile(),
+                                   pass_fds=(write,), text=True)
+    except BaseException:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)
+    return Binding(process, read, secrets.token_hex(16), scope)
+
+
+def _stop(binding: Binding) -> None:
+    if binding.process.poll() is None:
+        binding.process.kill()
+    binding.process.wait()
+    try:
+        os.close(binding.answers)
+    except OSError:
+        pass
+
+
+def _ask(binding: Binding, checks: list[OutcomeCheck]) -> tuple[dict, dict]:
+    """Send ``checks`` to a binding process; ``({path: (bound, why, point)}, {"origin", "file", "sha256"} of
+    the plugin it imported, or {})``.  Only lines of the answer pipe that carry the nonce are read."""
+    request = {"nonce": binding.nonce, "scope": binding.scope,
+               "items": [[c.path, c.claim, c.earned, _seconds(c.path), c.sha256] for c in checks]}
+    try:
+        try:
+            binding.process.stdin.write(json.dumps(request))
+            binding.process.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass  # it died before reading: every outcome goes unanswered
+        with os.fdopen(os.dup(binding.answers), "rb") as pipe:
+            raw = pipe.read()
+    finally:
+        _stop(binding)
+    answers, plugin, lead = {}, {}, binding.nonce + " "
+    for line in raw.decode("utf-8", "replace").splitlines():
+        if not line.startswith(lead):
+            continue
+        try:
+            item = json.loads(line[len(lead):])
+            if isinstance(item, dict):
+                plugin = {key: str(item.get(key, "")) for key in ("origin", "file", "sha256")}
+            else:
+                path, bound, why, point = item
+                answers[path] = (bound if bound in (True, False) else None, str(why), str(point))
+        except (ValueError, TypeError):
+            continue
+    return answers, plugin
+
+
+def run_binding(checks: list[OutcomeCheck], jobs: int = JOBS, process: Binding | None = None) -> None:
+    """Stage 2.  The package's own claims are bound in a process that imports no plugin at all
+    (``process``, from :func:`start_binding`, or a new one); each outcome of no built-in claim in a process
+    that imports one plugin alone, one process per plugin, whose answer counts only for a claim id that is
+    not built in and that no other plugin answers for.  So a plugin can at most misstate its own claims,
+    and an outcome bound by plugin code says so (``rests_on``)."""
+    from theorems import registry as registration
+
+    todo = [c for c in checks if c.claim]
+    for c in checks:
+        if not c.claim:
+            c.binding = "no claim named"
+    answers, _ = _ask(process or start_binding(jobs), todo)
+    rest = []
+    for c in todo:
+        bound, why, point = answers.get(c.path, (False, f"the binding process gave no answer", ""))
+        if bound is None:
+            rest.append(c)
+        c.bound, c.binding, c.point = bool(bound), why, point
+    if not rest:
+        return
+    try:
+        origins = registration.plugin_origins()
+    except Exception as exc:  # a malformed [tool.attnproof]: the plugins cannot be found
+        for c in rest:
+            c.binding = f"{c.binding}; the plugins cannot be found: {type(exc).__name__}: {str(exc)[:160]}"
+        return
+    bindings = [start_binding(jobs, origin) for origin in origins]  # they load their libraries side by side
+    heard: dict[str, list] = {c.path: [] for c in rest}
+    for binding in bindings:
+        said, plugin = _ask(binding, rest)
+        for c in rest:
+            if c.path in said and said[c.path][0] is not None:
+                heard[c.path].append((said[c.path], plugin))
+            elif c.path in said and not heard[c.path] and said[c.path][1] != c.binding:
+                c.binding = said[c.path][1]  # a plugin that failed to load says why
+    for c in rest:
+        if len(heard[c.path]) > 1:
+            c.binding = f"two plugins answer for {c.claim}: {', '.join(p.get('origin', '?') for _, p in heard[c.path])}"
+        elif heard[c.path]:
+            (bound, why, point), plugin = heard[c.path][0]
+            c.bound, c.binding, c.point = bound, why, point
+            c.rests_on = f"plugin code: {plugin.get('origin', '?')}, sha256 {plugin.get('sha256', '?')[:16]}"
 
 
 # ``python -m`` would put the working directory first on the path, where a numpy.py (or json.py) there would
@@ -189,30 +336,21 @@ BIND_BOOT = ("import sys\nif not getattr(sys.flags, 'safe_path', False): del sys
              "import runpy; runpy.run_module('theorems.verification', run_name='__main__', alter_sys=True)")
 
 
-def run_binding(checks: list[OutcomeCheck], jobs: int = JOBS, process: subprocess.Popen | None = None) -> None:
-    """Stage 2 in a process of its own (``process``, from :func:`start_binding`, or a new one): the claims
-    and plugins it imports never share a process with what stage 1 said (so none can alter how that is reported)."""
-    todo = [c for c in checks if c.claim]
-    for c in checks:
-        if not c.claim:
-            c.binding = "no claim named"
-    process = process or start_binding(jobs)
-    request = json.dumps([[c.path, c.claim, c.earned, _seconds(c.path)] for c in todo])
-    try:
-        stdout, _ = process.communicate(request)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    answers = {}
-    for line in stdout.splitlines():
-        try:
-            path, bound, why = json.loads(line)
-            answers[path] = (bound is True, str(why))
-        except (ValueError, TypeError):
-            continue
-    for c in todo:
-        c.bound, c.binding = answers.get(c.path, (False, f"the binding process gave no answer (exit {process.returncode})"))
+def _unchanged(result: Verification) -> None:
+    """Stage 1's certificates are still the bytes it judged once stage 2 is done (stage 2 ran claim and
+    plugin code): a file rewritten in between is rejected, and so its outcome does not stand."""
+    for line in result.certificates:
+        if line.get("status") == "accepted" and line.get("sha256"):
+            try:
+                with open(line["path"], "rb") as handle:
+                    same = hashlib.sha256(handle.read()).hexdigest() == line["sha256"]
+            except OSError:
+                same = False
+            if not same:
+                line.update(status="REJECTED", reason="the file changed after the checker accepted it")
+                for check in result.outcomes:
+                    if os.path.dirname(os.path.realpath(check.path)) == os.path.dirname(os.path.realpath(line["path"])):
+                        check.checked, check.reason = False, f"{os.path.basename(line['path'])} changed after the checker accepted it"
 
 
 def verify(paths: list[str], max_work: int = MAX_WORK, jobs: int = JOBS) -> Verification:
@@ -221,10 +359,10 @@ def verify(paths: list[str], max_work: int = MAX_WORK, jobs: int = JOBS) -> Veri
     try:
         result = run_checker(paths, max_work, jobs)
         run_binding(result.outcomes, jobs, binding)
+        _unchanged(result)
     finally:
-        if binding.poll() is None:  # interrupted: never left running
-            binding.kill()
-            binding.wait()
+        if binding.process.poll() is None:  # interrupted: never left running
+            _stop(binding)
     return result
 
 
@@ -239,9 +377,13 @@ def _shown(path: str, roots: list[str]) -> str:
 
 
 def _point(check: OutcomeCheck, roots: list[str]) -> str:
-    """An outcome's name: ``claim [point folder]`` (the folder slug says which parameters differ from the defaults)."""
-    slug = os.path.basename(os.path.dirname(check.path))
-    return f"{check.claim or _shown(check.path, roots)} [{slug}]"
+    """An outcome's name: ``claim [point]``, the point named from the outcome's own parameters (the binding's
+    name for it: the parameters that differ from the claim's defaults, or "default"); when the binding could
+    not name it, every parameter the file records.  Never the folder's name: folders can be renamed."""
+    from theorems.terminal import printable
+
+    point = check.point or ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(check.parameters.items())) or "no parameters"
+    return printable(f"{check.claim or _shown(check.path, roots)} [{point}]")
 
 
 def lines(result: Verification, roots: list[str], details: bool = False) -> list[str]:
@@ -253,6 +395,9 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
     otherwise only what went wrong.  Certificate names are relative to the
     outcome folder, so two lines never look alike.
     """
+    from theorems.judgments import words
+    from theorems.terminal import printable
+
     by_folder: dict[str, list[dict]] = {}
     for line in result.certificates:
         by_folder.setdefault(os.path.dirname(os.path.realpath(line["path"])), []).append(line)
@@ -274,6 +419,8 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
             rests = f"{done} of {len(verify)} verify obligation(s) discharged"
         if check.ok:
             out.append(f"{_point(check, roots)}: {check.status} stands -- {accepted} of {len(certs)} certificate(s) accepted; {rests}")
+            if check.rests_on:
+                out.append(f"  rests on {check.rests_on}")
         else:
             # the reason first; what the checker accepted as data comes after, never as if it were the outcome
             why = check.reason if not check.checked else f"binding (stage 2): {check.binding}"
@@ -292,7 +439,8 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
             missing = o["side"] == "verify" and not o["by"] and relevant == "verify"
             if details or missing:
                 mark = f"discharged by {o['by']}" if o["by"] else "MISSING" if missing else "not discharged"
-                out.append(f"  {o['side']:<7} {o['words']}  -- {mark}")
+                # the judgment in words rendered from its fields: the claim's own free text could say another length
+                out.append(f"  {o['side']:<7} {words(o['judgment']) if isinstance(o.get('judgment'), dict) else o['words']}  -- {mark}")
         if details or not (check.bound or check.ok or check.checked):  # a failed binding alone is on the outcome's line
             out.append(f"  binding (stage 2): {check.binding}")
     loose = [c for folder in sorted(by_folder) for c in by_folder[folder]]
@@ -301,8 +449,9 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
     for c in loose:
         said = c["summary"] if c["status"] == "accepted" else c["reason"]
         out.append(f"  {c['status']}  {_shown(c['path'], roots)}: {said}")
-    if result.foreign_modules:
-        out.append(f"warning: the checker process loaded modules outside the standard library: {', '.join(result.foreign_modules)}")
+    if result.foreign_modules or result.foreign_files:
+        out.append("NOT VERIFIED: the checker process loaded code from outside the standard library, python-flint and "
+                   f"solvers/trusted: {', '.join(result.foreign_modules + result.foreign_files)}")
     accepted = sum(1 for c in result.certificates if c["status"] == "accepted")
     standing = sum(1 for o in result.outcomes if o.ok)
     if result.ok:
@@ -313,16 +462,57 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
         out.append(f"NOT VERIFIED: {standing} of {len(result.outcomes)} outcome(s) stand ({failing} do{'es' if failing == 1 else ''} not); "
                    f"{accepted} of {len(result.certificates)} certificate(s) accepted by the checker as data"
                    + (f", {len(result.certificates) - accepted} not" if accepted < len(result.certificates) else ""))
-    return out
+    return [printable(line) for line in out]
+
+
+_CLAIMS: dict = {}  # the claims this binding process speaks for (its scope's), set before its workers fork
 
 
 def _bind_one(item: list) -> list:
-    """``[path, bound, why]`` for one ``[path, claim, earned]``; never raises."""
-    path, claim, earned = item
+    """``[path, bound, why, point]`` for one ``[path, claim, earned, sha256]``; never raises."""
+    path, claim, earned, sha256 = item
     try:
-        return [path, *bind(path, claim, earned)]
+        return [path, *bind(path, claim, earned, sha256, _CLAIMS)]
     except Exception as exc:  # never a traceback: a failed binding
-        return [path, False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}"]
+        return [path, False, f"binding failed: {type(exc).__name__}: {str(exc)[:160]}", ""]
+
+
+def _load_scope(scope: str) -> tuple[dict, str, dict]:
+    """The claims of ``scope`` (the package's own, or one plugin's alone), why they cannot be loaded (or ""),
+    and for a plugin its origin, file and the file's sha256, read before the plugin is imported."""
+    from theorems import registry as registration
+    from theorems.core import _validate
+
+    plugin = {}
+    if scope != BUILTIN:
+        kind, _, name = scope.partition(":")
+        shown = {"file": f"{registration.CONJECTURES_FOLDER}/{name}", "module": f"[tool.attnproof] {name}",
+                 "entry": f"entry point {name}", "env": f"${registration.MODULES_VARIABLE} {name}"}
+        plugin = {"origin": shown.get(kind, scope), "file": "", "sha256": ""}
+        try:
+            project = registration.find_project()
+            if kind == "file" and project.folder:
+                file = os.path.join(project.folder, name)
+            else:
+                if kind == "entry":
+                    from importlib import metadata
+
+                    name = next(e.value for e in metadata.entry_points(group=registration.ENTRY_POINT_GROUP) if e.name == name)
+                    name = name.partition(":")[0].strip()
+                if kind == "module":
+                    registration._on_path(project.root)
+                import importlib.util
+
+                file = importlib.util.find_spec(name).origin
+            with open(file, "rb") as handle:
+                plugin.update(file=file, sha256=hashlib.sha256(handle.read()).hexdigest())
+        except Exception:
+            pass  # the import below says what is wrong
+    try:
+        claims = {c.id: c for c in registration.discover(_validate, scope=scope)}
+    except BaseException as exc:  # a broken plugin: its claims cannot be loaded (never a traceback, never an exit)
+        return {}, f"{type(exc).__name__}: {str(exc)[:160]}", plugin
+    return claims, "", plugin
 
 
 def _worker_start(parent: int) -> None:
@@ -351,28 +541,42 @@ def _warm() -> None:
 
 
 def _binding_main(argv: list[str]) -> int:
-    """``python -m theorems.verification [--jobs N]``: read ``[[path, claim, earned, seconds], ...]`` on stdin,
-    answer one JSON line ``[path, bound, why]`` each.  With N > 1 the claims are imported once, then N forked
+    """``python -m theorems.verification --answers FD [--jobs N]``: read ``{"nonce", "scope", "items": [[path,
+    claim, earned, seconds, sha256], ...]}`` on stdin, import the claims of that scope alone, and answer one
+    line ``NONCE [path, bound, why, point]`` each on the file descriptor FD (never stdout, where imported
+    code may print); ``bound`` is null for an outcome of a claim outside the scope.  A plugin scope first
+    answers ``NONCE {"origin", "file", "sha256"}``.  With N > 1 the claims are imported once, then N forked
     workers take the outcomes one at a time, longest recorded check first (a worker that dies leaves only
     its outcome unanswered)."""
     import gc
 
-    jobs = int(argv[1]) if len(argv) == 2 and argv[0] == "--jobs" else 1
+    options = dict(zip(argv[::2], argv[1::2]))
+    jobs, fd = int(options.get("--jobs", 1)), int(options["--answers"])
     _warm()
     text = sys.stdin.read()
-    request = json.loads(text) if text.strip() else []
-    request.sort(key=lambda item: -float(item[3]))
-    items = [item[:3] for item in request]
+    request = json.loads(text) if text.strip() else {"nonce": "", "scope": BUILTIN, "items": []}
+    nonce, scope = str(request["nonce"]), str(request["scope"])
+
+    def answer(item) -> None:
+        data = (nonce + " " + json.dumps(item) + "\n").encode()
+        while data:
+            data = data[os.write(fd, data):]
+
+    items = sorted(request["items"], key=lambda item: -float(item[3]))
+    items = [[path, claim, earned, sha256] for path, claim, earned, _, sha256 in items]
+    global _CLAIMS
+    _CLAIMS, broken, plugin = _load_scope(scope)
+    if plugin:
+        answer(plugin)
+    if broken:
+        where = "the installed claims" if scope == BUILTIN else f"the plugin {scope}"
+        for path, claim, _, _ in items:
+            answer([path, False if scope == BUILTIN else None, f"{where} cannot be loaded: {broken}", ""])
+        return 0
     if jobs <= 1 or len(items) < 2 or not hasattr(os, "fork"):
         for item in items:
-            print(json.dumps(_bind_one(item)), flush=True)
+            answer(_bind_one(item))
         return 0
-    from theorems.core import registry
-
-    try:
-        registry()  # imported once, before the fork; a failure is reported per outcome by bind
-    except Exception:
-        pass
     gc.freeze()  # the imported modules stay: no collection walks them again, and forked workers share their pages
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -382,16 +586,16 @@ def _binding_main(argv: list[str]) -> int:
         futures = [pool.submit(_bind_one, item) for item in items]
         for item, future in zip(items, futures):
             try:
-                print(json.dumps(future.result()), flush=True)
+                answer(future.result())
             except Exception:  # a worker died (killed, out of memory): the pool fails every outcome it had not answered
                 unanswered.append(item)
     for item in unanswered:  # so each is bound again alone: only one whose binding ends its own process goes unanswered
         with ProcessPoolExecutor(1, mp_context=fork, initializer=_worker_start, initargs=(os.getpid(),)) as alone:
             try:
-                answer = alone.submit(_bind_one, item).result()
+                said = alone.submit(_bind_one, item).result()
             except Exception:
-                answer, failed = [item[0], False, "the binding's process stopped early (killed, or out of memory)"], True
-        print(json.dumps(answer), flush=True)
+                said, failed = [item[0], False, "the binding's process stopped early (killed, or out of memory)", ""], True
+        answer(said)
     return int(failed)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import hashlib
 import json
 import os
 import sys
@@ -30,7 +31,7 @@ import flint
 
 from solvers.trusted import families  # noqa: F401  (registers every kind)
 from solvers.trusted.core import MAX_WORK, CertificateError, Refused, check
-from solvers.trusted.parse import load
+from solvers.trusted.parse import loads, read
 from solvers.trusted.verdicts import verdict
 
 CERT_SUFFIX = ".cert.json"
@@ -59,7 +60,9 @@ def certificate(path: str, max_work: int) -> tuple[dict, tuple]:
     reduced to what a verdict compares (claim, statement, parameters)."""
     line = {"type": "certificate", "path": path}
     try:
-        cert = load(path)
+        raw = read(path)
+        line["sha256"] = hashlib.sha256(raw).hexdigest()  # the bytes judged: verify refuses them changed later
+        cert = loads(raw)
         accepted = check(cert, max_work)
     except Refused as exc:
         return line | {"status": "REFUSED", "reason": str(exc)}, ("refused", None, None)
@@ -213,8 +216,9 @@ def main(argv: list[str]) -> int:
         print(json.dumps(line, sort_keys=True), flush=True)
     for path in outcomes:
         try:
-            record = load(path, floats=True)  # its wall-clock seconds
-            line = verdict(path, record, results, max_work)
+            raw = read(path)
+            record = loads(raw, floats=True)  # its wall-clock seconds
+            line = verdict(path, record, results, max_work) | {"sha256": hashlib.sha256(raw).hexdigest()}
         except Refused as exc:
             line = {"type": "outcome", "path": path, "ok": False, "reason": f"REFUSED: {exc}", "obligations": []}
         except (MemoryError, Exception) as exc:  # a malformed record never ends the run

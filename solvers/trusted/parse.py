@@ -133,6 +133,11 @@ def loads(raw: bytes, floats: bool = False):
 
 def load(path: str, floats: bool = False):
     """Read ``path`` as bounded JSON: a regular file only, opened without blocking or following a link."""
+    return loads(read(path), floats)
+
+
+def read(path: str) -> bytes:
+    """The bytes of ``path``, at most MAX_BYTES: a regular file only, opened without blocking or following a link."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
@@ -156,4 +161,4 @@ def load(path: str, floats: bool = False):
             chunks.append(chunk)
     finally:
         os.close(fd)
-    return loads(b"".join(chunks), floats)
+    return b"".join(chunks)

@@ -6,6 +6,7 @@ files, checks each one and prints one JSON line per file.  Both are called
 in-process here (test_process.py runs the real subprocess, more slowly).
 """
 
+import hashlib
 import json
 import os
 import resource
@@ -287,7 +288,7 @@ def test_certificate_accepted_line_and_result(tmp_path, toy):
     path = put(tmp_path / "a.cert.json", toy_cert(4))
     line, result = entry.certificate(path, 100)
     assert line == {"type": "certificate", "path": path, "status": "accepted", "summary": "toy 4",
-                    "judgment": proves(4), "kind": "toy", "claim": CLAIM}
+                    "judgment": proves(4), "kind": "toy", "claim": CLAIM, "sha256": digest_of(path)}
     envelope = {key: toy_cert(4)[key] for key in ("claim", "statement", "parameters")}  # what a verdict compares
     assert result == ("accepted", envelope, proves(4))
 
@@ -304,11 +305,28 @@ def test_certificate_never_raises_and_says_why(tmp_path, toy, content, max_work,
     monkeypatch.setattr(entry, "memory", 3 * 2**30)
     path = put(tmp_path / "a.cert.json", content)
     line, result = entry.certificate(path, max_work)
-    assert line == {"type": "certificate", "path": path, "status": status, "reason": why}
+    # the sha256 of the bytes judged: verify binds them (a file changed later is not what was checked)
+    assert line == {"type": "certificate", "path": path, "status": status, "reason": why, "sha256": digest_of(path)}
     assert result == (status.lower(), None, None)
 
 
 REAL_FOREIGN = entry.foreign
+
+
+def digest_of(path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def test_an_unreadable_file_has_no_digest_and_an_outcome_line_has_the_digest_of_its_bytes(tmp_path, toy, limits, capsys):
+    os.symlink(tmp_path / "nowhere", tmp_path / "a.cert.json")
+    line, _ = entry.certificate(str(tmp_path / "a.cert.json"), 100)
+    assert "sha256" not in line and line["status"] == "REFUSED"
+    put(tmp_path / "run" / "b.cert.json", toy_cert(3))
+    path = put(tmp_path / "run" / "outcome.json", outcome(["b.cert.json"]))
+    entry.main([str(tmp_path / "run")])
+    cert, verdict, _ = lines(capsys)
+    assert verdict["sha256"] == digest_of(path) and cert["sha256"] == digest_of(tmp_path / "run" / "b.cert.json")
 
 
 @pytest.fixture

@@ -93,13 +93,14 @@ def test_a_plugin_cannot_change_what_the_checker_says(tmp_path):
     folder = tmp_path / "out"
     folder.mkdir()
     write(folder, "forged.cert.json", honest() | {"kind": "nonsense", "statement": "wrong"})
-    write(folder, "outcome.json", {"claim": "kernel_rank.rank_one_short", "status": "verified", "parameters": {},
+    # a claim no built-in module states: so the plugins are imported, each in a binding process of its own
+    write(folder, "outcome.json", {"claim": "evil.claim", "status": "verified", "parameters": {},
                                    "statement": "wrong", "certificates": ["forged.cert.json"],
                                    "obligations": {"verify": [], "refute": [], "reach": ""}})
     env = dict(os.environ, ATTNPROOF_CLAIMS="evil")
     done = subprocess.run([sys.executable, "-m", "theorems.cli", "verify", str(folder)],
                           cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert (tmp_path / "plugin-ran").exists()  # the plugin did load, in the binding stage
+    assert (tmp_path / "plugin-ran").exists()  # the plugin did load, in a binding process of its own
     assert done.returncode == 1
     assert "REJECTED" in done.stdout and "unknown certificate kind" in done.stdout
     assert "Traceback" not in done.stderr
