@@ -31,7 +31,7 @@ Data (as in the Python certificate, ``solvers/trusted/cones.py``)::
 
 Numbers are exact: ints, or strings ``"p/q"`` / ``"p"`` (q > 0; no floats, no bools,
 the grammar of ``solvers.trusted.core.rational``), written as Coq ``(p # q)%Q`` in
-lowest terms; a negative multiplier is written as it is, and the Coq checker rejects
+lowest terms (:mod:`theorems.formal.terms`, as every token, list and the statement guard); a negative multiplier is written as it is, and the Coq checker rejects
 it.  Bit strings are written coordinate 1 first, as in ``solvers.trusted.core.token``,
 and become Coq lists of booleans in the same order.  Contexts of another length than
 two are written as they are, and the Coq checker rejects them (its judgment is about
@@ -67,42 +67,12 @@ A statement that does not match the data (another M, rank or length) fails in
 
 from __future__ import annotations
 
-import re
-from fractions import Fraction
+from theorems.formal import terms
 
 __all__ = ["rank_two_betweenness"]
 
 
-_RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")  # the grammar of solvers.trusted.core.rational
 _SIDES = {"lo": "Lo", "hi": "Hi"}
-
-
-def _number(value, what: str) -> Fraction:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Fraction(value)
-    if not (isinstance(value, str) and _RATIONAL.fullmatch(value)):
-        raise ValueError(f"{what} must be an int or a string 'p/q', got {value!r}")
-    p, _, q = value.partition("/")
-    if q and int(q) == 0:
-        raise ValueError(f"{what} has a zero denominator: {value!r}")
-    return Fraction(int(p), int(q) if q else 1)
-
-
-def _q(value, what: str) -> str:
-    y = _number(value, what)
-    return f"({y.numerator} # {y.denominator})%Q"
-
-
-def _token(text, m: int) -> str:
-    if not (isinstance(text, str) and len(text) == m and set(text) <= {"0", "1"}):
-        raise ValueError(f"token {text!r} is not a bit string of length {m}")
-    return "[" + "; ".join("true" if ch == "1" else "false" for ch in text) + "]"
-
-
-def _list(value, what: str, nonempty: bool = True) -> list:
-    if not isinstance(value, list) or (nonempty and not value):
-        raise ValueError(f"{what} must be a {'nonempty ' if nonempty else ''}list, got {value!r}")
-    return value
 
 
 def _row(row, m: int) -> str:
@@ -111,16 +81,16 @@ def _row(row, m: int) -> str:
     query, side, y, context = row
     if side not in _SIDES:
         raise ValueError(f"side must be 'lo' or 'hi', got {side!r}")
-    tokens = "; ".join(_token(t, m) for t in _list(context, "a row's context"))
-    return (f"{{| rq := {_token(query, m)}; rside := {_SIDES[side]}; "
-            f"ry := {_q(y, 'multiplier')}; rctx := [{tokens}] |}}")
+    tokens = terms.bracket(terms.token(t, m) for t in terms.listof(context, "a row's context", nonempty=True))
+    return (f"{{| rq := {terms.token(query, m)}; rside := {_SIDES[side]}; "
+            f"ry := {terms.rational(y, 'multiplier')}; rctx := {tokens} |}}")
 
 
 def _nonnegative(entry, m: int) -> str:
     if not (isinstance(entry, list) and len(entry) == 3):
         raise ValueError(f"a nonnegative row is [end, token, multiplier], got {entry!r}")
     end, x, y = entry
-    return f"{{| nend := {_token(end, m)}; ntok := {_token(x, m)}; ny := {_q(y, 'multiplier')} |}}"
+    return f"{{| nend := {terms.token(end, m)}; ntok := {terms.token(x, m)}; ny := {terms.rational(y, 'multiplier')} |}}"
 
 
 def _exclusion(entry, m: int) -> str:
@@ -129,12 +99,12 @@ def _exclusion(entry, m: int) -> str:
     ends = entry["ends"]
     if not (isinstance(ends, list) and len(ends) == 2):
         raise ValueError(f"ends is a pair of tokens, got {ends!r}")
-    rows = ";\n         ".join(_row(r, m) for r in _list(entry["rows"], "rows"))
-    nonneg = "; ".join(_nonnegative(e, m) for e in _list(entry["nonnegative"], "nonnegative", nonempty=False))
-    return (f"{{| emid := {_token(entry['middle'], m)};\n"
-            f"       eends := ({_token(ends[0], m)}, {_token(ends[1], m)});\n"
+    rows = ";\n         ".join(_row(r, m) for r in terms.listof(entry["rows"], "rows", nonempty=True))
+    nonneg = terms.bracket(_nonnegative(e, m) for e in terms.listof(entry["nonnegative"], "nonnegative"))
+    return (f"{{| emid := {terms.token(entry['middle'], m)};\n"
+            f"       eends := ({terms.token(ends[0], m)}, {terms.token(ends[1], m)});\n"
             f"       erows := [\n         {rows}];\n"
-            f"       enn := [{nonneg}] |}}")
+            f"       enn := {nonneg} |}}")
 
 
 def rank_two_betweenness(data: dict, statement: str) -> str:
@@ -148,21 +118,16 @@ def rank_two_betweenness(data: dict, statement: str) -> str:
     """
     if not isinstance(data, dict):
         raise ValueError("data must be a dict")
-    m = data["m"]
-    if isinstance(m, bool) or not isinstance(m, int) or m < 1:
-        raise ValueError(f"m must be an int >= 1, got {m!r}")
-    queries = "; ".join(_token(q, m) for q in _list(data["queries"], "queries"))
-    exclusions = ";\n    ".join(_exclusion(e, m) for e in _list(data["exclusions"], "exclusions"))
-    if not isinstance(statement, str) or not statement.strip() or "." in statement.replace("%nat", ""):
-        raise ValueError(f"statement must be one Coq proposition, got {statement!r}")
+    m = terms.nat(data["m"], "m", least=1)
+    queries = terms.bracket(terms.token(q, m) for q in terms.listof(data["queries"], "queries", nonempty=True))
+    exclusions = ";\n    ".join(_exclusion(e, m) for e in terms.listof(data["exclusions"], "exclusions", nonempty=True))
+    statement = terms.proposition(statement)
     return (
-        "From Coq Require Import List QArith.\n"
-        "From AttnProof Require Import KDefs KTable KRankTwo.\n"
-        "Import ListNotations.\n\n"
+        terms.header("KDefs", "KTable", "KRankTwo") + "\n"
         "Definition cert : certificate := {|\n"
         f"  cm := {m};\n"
-        f"  cqueries := [{queries}];\n"
+        f"  cqueries := {queries};\n"
         f"  cexcl := [\n    {exclusions}] |}}.\n\n"
-        f"Theorem judgment : {statement.strip()}.\n"
+        f"Theorem judgment : {statement}.\n"
         "Proof. apply (check_betweenness_sound cert); vm_compute; reflexivity. Qed.\n"
     )

@@ -23,9 +23,11 @@ Data (the certificate's ``data`` field, as ``solvers/trusted/evaluation.py`` rea
 
 Tables are indexed by the token read as a binary number, coordinate 1 = bit 0
 (``KEval.tok``).  Numbers are exact: ints, or strings ``"p/q"`` / ``"p"`` (no
-floats, no bools).
+floats, no bools, the grammar of ``solvers.trusted.core.rational``), written by
+:mod:`theorems.formal.terms` as Coq ``(p # q)`` in lowest terms.
 
-Statements (passed in by the dispatcher, written verbatim as the theorem; spaces
+Statements (passed in by the dispatcher, written verbatim as the theorem once
+:func:`theorems.formal.terms.proposition` has read them as one proposition; spaces
 are free, the numbers are decimal integers)::
 
     exhaustive, tolerance <= 1/2, N one of the certificate's lengths:
@@ -79,56 +81,17 @@ rows of ~400-bit integers) about 5 s, rank_one_short's m = 7 certificate
 from __future__ import annotations
 
 import re
-from fractions import Fraction
+
+from theorems.formal import terms
 
 __all__ = ["exhaustive", "positional_witness"]
 
-_HEADER = """From Coq Require Import Reals QArith List.
-From AttnProof Require Import KDefs KEval.
-Import ListNotations.
-"""
-
-
-def _number(value, what: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"{what} must be an int or a 'p/q' string, got {value!r}")
-    try:
-        return Fraction(value)
-    except (ValueError, ZeroDivisionError) as error:
-        raise ValueError(f"{what} is not an exact number: {value!r}") from error
-
-
-def _q(value, what: str) -> str:
-    y = _number(value, what)
-    return f"({y.numerator} # {y.denominator})"
-
-
-def _nat(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{what} must be a natural number, got {value!r}")
-    return value
-
-
-def _row(values, what: str) -> str:
-    if not isinstance(values, list):
-        raise ValueError(f"{what} must be a list, got {type(values).__name__}")
-    return "[" + "; ".join(_q(v, what) for v in values) + "]"
-
-
-def _table(rows, what: str) -> str:
-    if not isinstance(rows, list):
-        raise ValueError(f"{what} must be a list of rows, got {type(rows).__name__}")
-    return "[" + ";\n  ".join(_row(r, what) for r in rows) + "]"
+_HEADER = terms.header("KDefs", "KEval", coq="Reals QArith List")
 
 
 def _tables(tables, what: str) -> str:
-    if not isinstance(tables, list):
-        raise ValueError(f"{what} must be a list of tables, got {type(tables).__name__}")
-    return "[" + ";\n ".join(_table(t, what) for t in tables) + "]"
-
-
-def _lengths(ns) -> str:
-    return "[" + "; ".join(str(n) for n in ns) + "]%nat"
+    """A list of tables (a ``list (list (list Q))``), one table after another, entries unscoped."""
+    return terms.bracket((terms.table(t, what) for t in terms.listof(tables, f"{what} (a list of tables)")), ";\n ")
 
 
 _INT = r"(\d+)"
@@ -151,20 +114,23 @@ def _strip_parens(text: str) -> str:
 
 
 def _file(definitions: list[str], statement: str, proof: str) -> str:
+    """The file: header, the data's definitions, and ``Theorem judgment`` (``statement`` already guarded)."""
     body = "\n\n".join(definitions)
-    return f"{_HEADER}\n{body}\n\nTheorem judgment : {statement.strip()}.\nProof.\n  {proof}\n  vm_compute. reflexivity.\nQed.\n"
+    return (f"{_HEADER}\n{body}\n\nTheorem judgment : {statement}.\n"
+            f"Proof.\n  {proof}\n  vm_compute. reflexivity.\nQed.\n")
 
 
 def exhaustive(data: dict, statement: str) -> str:
     """The Coq file of an ``exhaustive`` certificate proving ``statement`` (see the module docstring)."""
-    m = _nat(data["m"], "m")
-    lengths = [_nat(n, "length") for n in data["lengths"]]
+    m = terms.nat(data["m"], "m")
+    lengths = [terms.nat(n, "length") for n in data["lengths"]]
     definitions = [
-        f"Definition data_phi : list (list Q) :=\n  {_table(data['phi'], 'phi')}%Q.",
-        f"Definition data_psi : list (list Q) :=\n  {_table(data['psi'], 'psi')}%Q.",
-        f"Definition data_readout : list (list Q) :=\n  {_table(data['readout'], 'readout')}%Q.",
-        f"Definition data_tolerance : Q := {_q(data['tolerance'], 'tolerance')}%Q.",
+        f"Definition data_phi : list (list Q) :=\n  {terms.table(data['phi'], 'phi')}%Q.",
+        f"Definition data_psi : list (list Q) :=\n  {terms.table(data['psi'], 'psi')}%Q.",
+        f"Definition data_readout : list (list Q) :=\n  {terms.table(data['readout'], 'readout')}%Q.",
+        f"Definition data_tolerance : Q := {terms.rational(data['tolerance'], 'tolerance')}.",
     ]
+    statement = terms.proposition(statement)
     match = _SOLVABLE.match(statement)
     if match:
         r, sm, n = (int(g) for g in match.groups())
@@ -172,7 +138,7 @@ def exhaustive(data: dict, statement: str) -> str:
             raise ValueError(f"length {n} is not one of the certificate's lengths {lengths}")
         if sm != m:
             raise ValueError(f"the statement's m = {sm} is not the certificate's m = {m}")
-        proof = f"apply (exhaustive_solvable {r} {m} {n} [{n}]%nat data_phi data_psi data_readout data_tolerance)."
+        proof = f"apply (exhaustive_solvable {r} {m} {n} {terms.nats([n])} data_phi data_psi data_readout data_tolerance)."
         return _file(definitions, statement, proof)
     match = _EXISTS.match(_strip_parens(statement))
     if match:
@@ -190,7 +156,7 @@ def exhaustive(data: dict, statement: str) -> str:
             raise ValueError("the tolerance's denominator must be positive")
         if not set(ns) <= set(lengths):
             raise ValueError(f"lengths {ns} are not all among the certificate's lengths {lengths}")
-        proof = (f"refine (exhaustive_exists {r} {m} {_lengths(ns)} data_phi data_psi data_readout data_tolerance "
+        proof = (f"refine (exhaustive_exists {r} {m} {terms.nats(ns)} data_phi data_psi data_readout data_tolerance "
                  f"({p}#{d})%Q _).")
         return _file(definitions, statement, proof)
     raise ValueError(f"unsupported statement for an exhaustive certificate: {statement!r}")
@@ -198,10 +164,11 @@ def exhaustive(data: dict, statement: str) -> str:
 
 def positional_witness(data: dict, statement: str) -> str:
     """The Coq file of a ``rank-one-positional-witness`` certificate proving ``statement``."""
-    m = _nat(data["m"], "m")
+    m = terms.nat(data["m"], "m")
     prefixes = data["prefixes"]
     if not isinstance(prefixes, bool):
         raise ValueError(f"prefixes must be a bool, got {prefixes!r}")
+    statement = terms.proposition(statement)
     match = _POSITIONAL.match(statement)
     if not match:
         raise ValueError(f"unsupported statement for a positional witness: {statement!r}")
@@ -211,9 +178,9 @@ def positional_witness(data: dict, statement: str) -> str:
     if r != 1 or sm != m:
         raise ValueError(f"the statement must read rank 1 and the certificate's m = {m}: {statement!r}")
     definitions = [
-        f"Definition data_psi : list (list Q) :=\n  {_table(data['psi'], 'psi')}%Q.",
+        f"Definition data_psi : list (list Q) :=\n  {terms.table(data['psi'], 'psi')}%Q.",
         f"Definition data_readout : list (list (list Q)) :=\n {_tables(data['readout'], 'readout')}%Q.",
-        f"Definition data_tolerance : Q := {_q(data['tolerance'], 'tolerance')}%Q.",
+        f"Definition data_tolerance : Q := {terms.rational(data['tolerance'], 'tolerance')}.",
     ]
     lemma = "positional_csolvable" if prefixes else "positional_psolvable"
     proof = f"apply ({lemma} {m} {n} data_psi data_readout data_tolerance)."

@@ -22,7 +22,8 @@ Data (as in the Python certificate, ``solvers/trusted/linear.py``)::
                                      # positions, 1..N with them
 
 Numbers are exact: ints, or strings ``"p/q"`` / ``"p"`` (q > 0; no floats, no bools,
-the grammar of ``solvers.trusted.core.rational``), written as Coq ``(p # q)%Q`` in lowest terms;
+the grammar of ``solvers.trusted.core.rational``), written as Coq ``(p # q)%Q`` in lowest terms
+(:mod:`theorems.formal.terms`, as every token, list and the statement guard);
 a negative multiplier is written as it is, and the Coq checker rejects it.  Bit strings are written
 coordinate 1 first, as in ``solvers.trusted.core.token``, and become Coq lists of
 booleans in the same order.
@@ -53,86 +54,44 @@ equation.
 
 from __future__ import annotations
 
-import re
-from fractions import Fraction
+from theorems.formal import terms
 
 __all__ = ["rank_one_infeasible"]
-
-
-_RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")  # the grammar of solvers.trusted.core.rational
-
-
-def _number(value, what: str) -> Fraction:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Fraction(value)
-    if not (isinstance(value, str) and _RATIONAL.fullmatch(value)):
-        raise ValueError(f"{what} must be an int or a string 'p/q', got {value!r}")
-    p, _, q = value.partition("/")
-    if q and int(q) == 0:
-        raise ValueError(f"{what} has a zero denominator: {value!r}")
-    return Fraction(int(p), int(q) if q else 1)
-
-
-def _q(value, what: str) -> str:
-    y = _number(value, what)
-    return f"({y.numerator} # {y.denominator})%Q"
-
-
-def _token(text, m: int) -> str:
-    if not (isinstance(text, str) and len(text) == m and set(text) <= {"0", "1"}):
-        raise ValueError(f"token {text!r} is not a bit string of length {m}")
-    return "[" + "; ".join("true" if ch == "1" else "false" for ch in text) + "]"
-
-
-def _nat(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{what} must be a nonnegative int, got {value!r}")
-    return value
 
 
 def rank_one_infeasible(data: dict, statement: str) -> str:
     """Coq source for one ``rank-one-infeasible`` certificate proving ``statement``."""
     if not isinstance(data, dict):
         raise ValueError("data must be a dict")
-    m = _nat(data["m"], "m")
-    if m < 1:
-        raise ValueError("m must be >= 1")
+    m = terms.nat(data["m"], "m", least=1)
     positions = data["positions"]
     if not isinstance(positions, bool):
         raise ValueError(f"positions must be a bool, got {positions!r}")
-    rows = data["rows"]
-    if not isinstance(rows, list) or not rows:
-        raise ValueError("rows must be a nonempty list")
     row_terms = []
-    for row in rows:
+    for row in terms.listof(data["rows"], "rows", nonempty=True):
         if not (isinstance(row, list) and len(row) == 3):
             raise ValueError(f"a row is [side, multiplier, sequence], got {row!r}")
         side, y, sequence = row
         if side not in ("lo", "hi"):
             raise ValueError(f"side must be 'lo' or 'hi', got {side!r}")
-        if not isinstance(sequence, list) or not sequence:
-            raise ValueError(f"a sequence is a nonempty list of bit strings, got {sequence!r}")
-        tokens = "; ".join(_token(t, m) for t in sequence)
-        row_terms.append(f"({side}, {_q(y, 'multiplier')}, [{tokens}])")
+        tokens = terms.bracket(terms.token(t, m) for t in terms.listof(sequence, "a sequence of bit strings", nonempty=True))
+        row_terms.append(f"({side}, {terms.rational(y, 'multiplier')}, {tokens})")
     nonneg_terms = []
     for entry in data.get("nonnegative", []):
         if not (isinstance(entry, list) and len(entry) == 3):
             raise ValueError(f"a nonnegative row is [position, token, multiplier], got {entry!r}")
         j, x, y = entry
-        nonneg_terms.append(f"({_nat(j, 'position')}%nat, {_token(x, m)}, {_q(y, 'multiplier')})")
-    if not isinstance(statement, str) or not statement.strip() or "." in statement.replace("%nat", ""):
-        raise ValueError(f"statement must be one Coq proposition, got {statement!r}")
+        nonneg_terms.append(f"({terms.nat(j, 'position')}%nat, {terms.token(x, m)}, {terms.rational(y, 'multiplier')})")
+    statement = terms.proposition(statement)
     sound = "rank_one_infeasible_positional" if positions else "rank_one_infeasible_tokenwise"
     sep = ";\n    "
     return (
-        "From Coq Require Import List QArith.\n"
-        "From AttnProof Require Import KDefs KTable KLower.\n"
-        "Import ListNotations.\n\n"
+        terms.header("KDefs", "KTable", "KLower") + "\n"
         "Definition cert : rcert := {|\n"
         f"  rc_m := {m};\n"
         f"  rc_positions := {'true' if positions else 'false'};\n"
         f"  rc_rows := [\n    {sep.join(row_terms)}];\n"
         f"  rc_nonneg := [{'; '.join(nonneg_terms)}] |}}.\n\n"
-        f"Theorem judgment : {statement.strip()}.\n"
+        f"Theorem judgment : {statement}.\n"
         f"Proof. apply ({sound} cert); vm_compute; reflexivity. Qed.\n"
     )
