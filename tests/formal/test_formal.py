@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import glob
-import json
 import os
 import re
 import subprocess
@@ -186,4 +185,8 @@ def test_proposition_states_only_what_kdefs_can_say():
     assert formal.bridge(at5, at4, "T") and formal.bridge(at4, at5, "T") is None
     assert formal.bridge(at4, at4 | {"model": "kernel-positional"}, "T") == "(unsolvable_of_positional 1 4 3 T)"
     assert formal.bridge(at4 | {"model": "kernel-positional"}, at4, "T") is None
-    json.dumps(at4)
+    # one m: "~ solvable 1 5 3", from "every m >= 4" at m = 5; never at m = 3
+    assert formal.proposition(at4 | {"m": [5, 5]}) == "~ solvable 1 5 3"
+    assert formal.bridge(at4 | {"m": [5, 5]}, at4, "T") == "(T 5 (proj1 (Nat.leb_le 4 5) eq_refl))"
+    assert formal.bridge(at4 | {"m": [3, 3]}, at4, "T") is None
+    assert formal.bridge(at4, at4 | {"m": [4, 4]}, "T") is None  # one m never covers every m

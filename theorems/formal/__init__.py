@@ -80,9 +80,11 @@ def proposition(judgment: dict) -> str | None:
     low, high = m
     if type(low) is not int or low < 1:
         return None
-    if name == "unsolvable" and high is None and tolerance == Fraction(1, 2) and type(judgment.get("length")) is int:
+    if name == "unsolvable" and high in (None, low) and tolerance == Fraction(1, 2) and type(judgment.get("length")) is int:
         predicate = {"kernel": "solvable", "kernel-positional": "psolvable"}.get(model)
-        return predicate and f"forall m, ({low} <= m)%nat -> ~ {predicate} {rank} m {judgment['length']}"
+        if predicate and high is None:
+            return f"forall m, ({low} <= m)%nat -> ~ {predicate} {rank} m {judgment['length']}"
+        return predicate and f"~ {predicate} {rank} {low} {judgment['length']}"
     lengths = judgment.get("lengths")
     if (name != "solves" or high != low or judgment.get("alphabet") != "all" or not isinstance(lengths, list)
             or not lengths or not all(type(n) is int and n >= 1 for n in lengths)):
@@ -117,15 +119,19 @@ def bridge(obligation: dict, certified: dict, theorem: str) -> str | None:
     if obligation.get("judgment") == certified.get("judgment") == "unsolvable":
         same = all(obligation.get(k) == certified.get(k) for k in ("rank", "length", "tolerance", "target"))
         low, need = certified["m"][0], obligation["m"][0]
-        if not same or low > need:
+        if not same or low > need or certified["m"][1] is not None:
             return None
         r, n = certified["rank"], certified["length"]
         if certified["model"] == "kernel-positional" and obligation["model"] == "kernel":
             theorem = f"(unsolvable_of_positional {r} {low} {n} {theorem})"
-            return theorem if low == need else f"(unsolvable_from {r} {low} {need} {n} {_leq(low, need)} {theorem})"
-        if certified["model"] == obligation["model"]:
-            lemma = "unsolvable_from" if certified["model"] == "kernel" else "punsolvable_from"
-            return f"({lemma} {r} {low} {need} {n} {_leq(low, need)} {theorem})"
+        elif certified["model"] != obligation["model"]:
+            return None
+        if obligation["m"][1] == need:  # one m: the certified "every m >= low" at m = need
+            return f"({theorem} {need} {_leq(low, need)})"
+        if low == need:
+            return theorem
+        lemma = "unsolvable_from" if obligation["model"] == "kernel" else "punsolvable_from"
+        return f"({lemma} {r} {low} {need} {n} {_leq(low, need)} {theorem})"
     return None
 
 
