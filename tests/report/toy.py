@@ -41,7 +41,7 @@ class DiagonalRank(Claim):
         n = sympy.Symbol("n", integer=True)
         rank = sympy.Function("rank")(sympy.Symbol("D_n"))
         return Statement(((sympy.Ge(n, 1, evaluate=False), "for every size n >= 1"),),
-                         (sympy.Eq(rank, n, evaluate=False), "the matrix diag(1, ..., 1, d) has rank n"))
+                         (sympy.Eq(rank, n, evaluate=False), "the matrix D_n = diag(1, ..., 1, d) has rank n"))
 
     def cost(self, point: dict) -> float:
         return 0.01

@@ -251,12 +251,12 @@ class RankTwo(Claim):
         m = sp.Symbol("m", integer=True, positive=True)
         rstar = sp.Function("r^*")
         return Statement(
-            hypotheses=(
-                (sp.Eq(sp.Symbol("n"), 3), "one nonnegative kernel head K = Phi Psi^T, any readout table, exact length 3, error < 1/2"),
-                (sp.Ge(m, 4), "for every m >= 4 (the point m = 4 checks the first case, the point m = 5 the second for every m >= 5)"),
-            ),
-            conclusion=(sp.Piecewise((sp.Eq(rstar(m), 2), sp.Eq(m, 4)), (sp.Ge(rstar(m), 3), True)),
-                        "r*(4) = 2 (rank one fails, rank two solves), and no head of feature rank 2 solves exact length 3 at any m >= 5"),
+            hypotheses=(),
+            conclusion=(sp.And(sp.Eq(rstar(4), 2), sp.Implies(sp.Ge(m, 5), sp.Ge(rstar(m), 3))),
+                        "r*(m) is the least feature rank of one nonnegative kernel head K = Phi Psi^T, with any readout "
+                        "table, that has error < 1/2 on every sequence of exact length 3 over {0,1}^m: r*(4) = 2 (rank "
+                        "one fails, rank two solves), and for every m >= 5 no head of feature rank 2 solves (the point "
+                        "m = 4 checks the first part, the point m = 5 the second)"),
         )
 
     def cost(self, point: dict) -> float:

@@ -77,16 +77,16 @@ class ThreeTokenLowerBound(Claim):
 
     def statement(self) -> Statement:
         _m, _n, _X, _q, _x = _symbols()
-        y, T, psi = sp.Function("y"), sp.Function("T"), sp.Function("psi")
+        h = sp.Symbol("h")  # a head: its output on X is y_h(X)
+        y, T = sp.Function("y_h"), sp.Function("T")
+        rank, length = sp.Function("rank"), sp.Function("len")
+        solved = sp.And(sp.Eq(rank(h), 1), sp.Implies(sp.Eq(length(_X), 3), sp.Lt(sp.Abs(y(_X) - T(_X)), sp.Rational(1, 2))))
         return Statement(
-            hypotheses=(
-                (sp.Contains(_m, sp.Naturals, evaluate=False), "for every number of bits m >= 1"),
-                (sp.Eq(_n, 3), "exact length 3: every sequence X = (x_1, x_2, q) over {0,1}^m"),
-                (sp.Eq(sp.Function("kappa")(_q, _x), psi(_x)), "one head of feature rank one (psi >= 0, kappa(q,q) > 0), any readout table U"),
-            ),
+            hypotheses=((sp.Ge(_m, 1, evaluate=False), "for every number of bits m >= 1"),),
             conclusion=(
-                sp.Equivalent(sp.Lt(sp.Abs(y(_X) - T(_X)), sp.Rational(1, 2)), sp.Le(_m, 3)),
-                "some rank-one head has error < 1/2 on every X of length 3 iff m <= 3",
+                sp.Equivalent(solved, sp.Le(_m, 3)),
+                "some head h of feature rank one (kappa(q,x) = psi(x), psi >= 0, kappa(q,q) > 0, any readout table U) "
+                "has error < 1/2 on every sequence X of exact length 3 over {0,1}^m iff m <= 3",
             ),
         )
 

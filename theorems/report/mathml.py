@@ -274,6 +274,30 @@ class _Printer(MathMLPresentationPrinter):
         mrow.appendChild(self._paren_comma_separated(*e.args))
         return mrow
 
+    def _print_ImageSet(self, s):
+        """{f(k) | k ∈ ℤ}, as a set is written (sympy writes imageset(k ↦ f(k), ℤ))."""
+        mrow = self.dom.createElement("mrow")
+
+        def mo(text):
+            node = self.dom.createElement("mo")
+            node.appendChild(self.dom.createTextNode(text))
+            mrow.appendChild(node)
+
+        mo("{")
+        mrow.appendChild(self._print(s.lamda.expr))
+        mo("|")
+        for i, (variable, base) in enumerate(zip(s.lamda.variables, s.base_sets)):
+            if i:
+                mo(",")
+            mrow.appendChild(self._print(variable))
+            mo("∈")
+            mrow.appendChild(self._print(base))
+        mo("}")
+        return mrow
+
+    def _print_UnevaluatedExpr(self, e):
+        return self._print(e.args[0])
+
     def _print_BooleanTrue(self, e):
         return self._markup("<mtext>true</mtext>")
 

@@ -350,17 +350,36 @@ class SphericalLaw(Claim):
     )
 
     def statement(self) -> Statement:
-        lo, hi = sp.symbols("lower upper", integer=True)
-        r = sp.Symbol(r"\operatorname{rank}_\varepsilon(A)")
+        beta, eps = sp.Symbol("beta", positive=True), sp.Symbol("varepsilon", positive=True)
+        d, k = sp.Symbol("d", integer=True, positive=True), sp.Symbol("k", integer=True)
+        step, beta_min, beta_max = sp.symbols("step beta_min beta_max", positive=True)
+        rank = sp.Function(r"\operatorname{rank}_\varepsilon", integer=True)
+        softmax = sp.Function(r"\operatorname{rowsoftmax}")
+        lower, upper = sp.Function("lower", integer=True), sp.Function("upper", integer=True)
+
+        def rank_eps(name: str):  # rank_eps(rowsoftmax(beta Z Z^T)) of the points Z
+            points = sp.Symbol(name, commutative=False)
+            return points, rank(softmax(beta * points * sp.Symbol(name + r"^\top", commutative=False)))
+
+        X, at_X = rank_eps("X")
+        Y, at_Y = rank_eps("Y")
+        betas = sp.Intersection(sp.ImageSet(sp.Lambda(k, step**k), sp.Integers), sp.Interval(beta_min, beta_max), evaluate=False)
+        anchors = sp.Min(sp.ceiling(sp.pi * sp.sqrt(beta) / eps), sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(2 * beta / eps))) + 1,
+                         evaluate=False)  # the anchor rows' bound and the interpolated anchors' bound
         return Statement(
             hypotheses=(
-                (sp.Symbol(r"A=\operatorname{rowsoftmax}(\beta XX^\top),\ X\subset S^{d-1}"), "self-attention on rational points of the circle (d = 2) or the sphere S^2 (d = 3), for each beta = step^k in the range"),
-                (sp.And(sp.Gt(sp.Symbol("varepsilon"), 0), sp.Lt(sp.Symbol("varepsilon"), 1)), "for the given epsilon in (0, 1)"),
+                (sp.Contains(beta, betas, evaluate=False), "for each temperature beta = step^k (k an integer) in [beta_min, beta_max]"),
+                (sp.Contains(eps, sp.Interval.open(0, 1), evaluate=False), "for the given epsilon in (0, 1)"),
+                (sp.Contains(d, sp.FiniteSet(2, 3), evaluate=False), "on the circle S^1 (d = 2) or the sphere S^2 (d = 3)"),
             ),
             conclusion=(
-                sp.And(sp.Le(lo, r), sp.Le(r, hi)),
-                "on each instance a certified sandwich; the largest certified lower bound over n is a lower bound on the "
-                "worst case sup_{n,X} rank_eps, whose growth the law Theta(min{n, (1+beta)^{(d-1)/2}}) states (the law itself is not checked)",
+                sp.And(sp.Contains(at_X, sp.Interval(lower(X), upper(X)), evaluate=False),
+                       sp.Implies(sp.Eq(d, 2), sp.Le(at_Y, anchors))),
+                "on every instance X certified at beta (n rational points exactly on S^{d-1}, each with its "
+                "multiplicity: the largest certified lower bound's window instance and the dense instance), "
+                "lower(X) <= rank_eps <= upper(X), the bounds its certificates state; for d = 2 also on every finite "
+                "set Y of points of the circle, with any multiplicities (anchor rows, interpolated anchors). The law "
+                "Theta(min{n, (1+beta)^{(d-1)/2}}) on the worst case sup_{n,X} rank_eps is not checked",
             ),
         )
 
