@@ -349,9 +349,9 @@ def cmd_export(args) -> int:
     """``export --coq DIR PATH ...``: the Coq files of every accepted certificate and obligation, not compiled."""
     from theorems import formal
 
-    result = _verified(args.paths, args.max_work)
-    if os.path.exists(args.coq) and (not os.path.isdir(args.coq) or os.listdir(args.coq)):
+    if os.path.lexists(args.coq) and (not os.path.isdir(args.coq) or os.listdir(args.coq)):
         raise UsageError(f"--coq {args.coq}: not an empty folder (the export never writes over files)")
+    result = _verified(args.paths, args.max_work)
     done = formal.export(result, args.coq)
     written = sum(1 for o in done.obligations if o.file)
     print(printable(f"wrote {len([n for n in done.certificates.values() if n.startswith('c')])} certificate file(s) and "
@@ -371,9 +371,17 @@ def cmd_report(args) -> int:
     With ``--outcomes`` left at its default and no outcomes there, the default
     check runs first, into that folder; a folder named with ``--outcomes``
     must hold outcomes (a misspelt name is refused, never filled by a check).
+    With ``--coq`` the third stage of ``verify --coq`` runs too (no coqc: a
+    usage error, said before any work).
     """
-    from theorems import report
+    from theorems import formal, report
 
+    coq = getattr(args, "coq", False)
+    if coq:
+        try:
+            formal.coqc()
+        except formal.FormalError as exc:
+            raise UsageError(str(exc)) from None
     explicit = args.outcomes is not None
     args.outcomes = args.outcomes if explicit else DEFAULT_OUT
     if not os.path.isfile(os.path.join(args.outcomes, "outcomes.json")):
@@ -384,8 +392,8 @@ def cmd_report(args) -> int:
         print(printable(f"no outcomes in {args.outcomes}: running the default check first"), file=sys.stderr)
         cmd_check(build_parser().parse_args(["check", "--out", args.outcomes]))  # the report says what is not as expected
     try:
-        written = report.build(args.outcomes, args.out)
-    except report.ReportError as exc:
+        written = report.build(args.outcomes, args.out, coq=coq)
+    except (report.ReportError, formal.FormalError) as exc:  # formal/ that does not build: one line too
         raise UsageError(str(exc)) from None
     loud = [e.id for e in written.entries if e.standing.loud]
     points = sum(len(e.points) for e in written.entries)
@@ -393,6 +401,10 @@ def cmd_report(args) -> int:
                     f"{os.path.join(args.out, 'index.html')} (Markdown: {os.path.join(args.out, 'index.md')})"))
     if loud:
         print(printable(f"not as expected, or not standing under verify: {', '.join(loud)}"))
+    if written.coq is not None:
+        filed = [o for o in written.coq.obligations if o.file]
+        print(printable(f"Coq accepted {sum(1 for o in filed if o.accepted)} of {len(filed)} obligation file(s) "
+                        f"({len(written.coq.obligations) - len(filed)} obligation(s) have no Coq counterpart)"))
     return 0 if written.as_expected else 1
 
 
@@ -527,6 +539,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=DEFAULT_REPORT, metavar="DIR", help=f"where the report goes (default {DEFAULT_REPORT})")
     p.add_argument("--outcomes", default=None, metavar="DIR",
                    help=f"the outcomes of a check (default {DEFAULT_OUT}, where the default check runs first if there are none)")
+    p.add_argument("--coq", action="store_true",
+                   help="also run verify's third stage (Coq files of the obligations, compiled by coqc) and show its rung")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("verify", help="re-check certificates and the verdicts of outcome folders")

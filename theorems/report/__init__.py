@@ -19,7 +19,13 @@ and bound to the installed claim) and writes into ``out``:
   each), then what the check reported, unchecked, and plots;
 * ``assets/`` — the stylesheet, the graph as SVG, the plots as SVG;
 * ``data/`` — a copy of the outcome records and certificates, so the report
-  is self-contained: ``attnproof verify data`` run inside it re-checks all.
+  is self-contained: ``attnproof verify data`` run inside it re-checks all;
+* ``formal/`` — ``KDefs.v`` and ``KTheorems.v``, raw and as pages, for the
+  Coq statements of the claims that name theorems of ``KTheorems.v``;
+* ``coq/`` (``--coq`` only) — the Coq file of every obligation with a Coq
+  counterpart, and of the certificates they rest on, as Coq compiled them
+  (:mod:`theorems.report.coq`): an outcome whose verify obligations Coq all
+  accepted shows the rung "checked by Coq" beside its own.
 
 No script, no font, no network: the pages open from disk.  The output is a
 function of the outcomes and the installed claims only (no clock, sorted
@@ -36,6 +42,7 @@ from dataclasses import dataclass, field
 from solvers.certificates import staged_folder, write_atomic
 from theorems import verification as trusted_verification
 from theorems.core import Claim, Plot, registry
+from theorems.report import coq as coq_stage
 from theorems.report import model, plots
 
 MARKER = ".attnproof-report"
@@ -60,6 +67,7 @@ class Report:
     outcomes_root: str = ""  # the outcomes folder, absolute: paths under it are shown relative to it
     figures: dict[str, list[Figure]] = field(default_factory=dict)  # by point folder
     plot_errors: dict[str, str] = field(default_factory=dict)
+    coq: coq_stage.CoqRun | None = None  # the third stage, when the report ran it (--coq); None: not run
 
     @property
     def rejected(self) -> list[dict]:
@@ -71,14 +79,17 @@ class Report:
         """Every outcome stands and is as its claim expects, and the checker accepted every file."""
         return (all(p.as_expected for e in self.entries for p in e.points)
                 and not any(e.standing.loud for e in self.entries)
-                and not self.orphans and not self.rejected and not self.verification.error)
+                and not self.orphans and not self.rejected and not self.verification.error
+                and (self.coq is None or self.coq.accepted))
 
 
-def assemble(outcomes: str, claims: dict[str, Claim] | None = None) -> Report:
+def assemble(outcomes: str, claims: dict[str, Claim] | None = None, coq: bool = False) -> Report:
     """Have the trusted checker judge the outcomes, read them, draw the figures; nothing is written yet.
 
     The binding (stage 2) is to the installed claims, ``registry()``; ``claims``
-    only chooses which claims get an entry.
+    only chooses which claims get an entry.  With ``coq``, the third stage of
+    ``verify --coq`` runs over the same verification (:func:`theorems.report.coq.run`;
+    ``theorems.formal.FormalError`` when Coq cannot run).
     """
     if not os.path.isfile(os.path.join(outcomes, "outcomes.json")):
         raise ReportError(f"no outcomes in {outcomes} (run attnproof check first)")
@@ -87,6 +98,8 @@ def assemble(outcomes: str, claims: dict[str, Claim] | None = None) -> Report:
     judged = trusted_verification.verify([root])
     entries, orphans = model.collect(outcomes, claims, judged)
     report = Report(entries, orphans, judged, root)
+    if coq:
+        report.coq = coq_stage.run(judged)
     for entry in entries:
         for point in entry.points:
             found: list[Plot] = []
@@ -108,7 +121,9 @@ def render(report: Report) -> dict[str, bytes]:
     """Every file of the site and its Markdown copy, by relative path."""
     from theorems.report import markdown, site
 
-    files = site.render(report) | markdown.render(report)
+    files = site.render(report) | markdown.render(report) | coq_stage.source_files()
+    if report.coq is not None:
+        files |= report.coq.files
     for figures in report.figures.values():
         for figure in figures:
             files[figure.path] = figure.svg
@@ -128,7 +143,7 @@ def data_files(outcomes: str, report: Report) -> dict[str, str]:
     return files
 
 
-def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None) -> Report:
+def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None, coq: bool = False) -> Report:
     """Write the report for ``outcomes`` into ``out``, replacing a previous report there.
 
     The report is staged beside ``out`` and swapped in, so a reader never sees
@@ -136,7 +151,7 @@ def build(outcomes: str, out: str, claims: dict[str, Claim] | None = None) -> Re
     """
     if os.path.exists(out) and (not os.path.isdir(out) or (os.listdir(out) and not os.path.exists(os.path.join(out, MARKER)))):
         raise ReportError(f"{out} exists and is not a report folder; choose another --out")
-    report = assemble(outcomes, claims)
+    report = assemble(outcomes, claims, coq)
     files = render(report)
     with staged_folder(out, prefix=".attnproof-report-") as stage:
         for rel, content in sorted(files.items()):

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import sympy
 
-from theorems.report import graph, mathml, model, site, statement, values
+from theorems.report import coq, graph, mathml, model, site, statement, values
 
 
 def _cell(text: str) -> str:
@@ -34,7 +34,8 @@ def dashboard(report) -> str:
     stale = sum(1 for e in entries for p in e.points if p.stale)
     lines += [f"**{len(entries)} claim(s):** " + "; ".join(f"{label}: {n}" for label, n in sorted(counts.items()))
               + (f"; **{stale} stale outcome(s)**" if stale else ""), "",
-              "**Legend.** " + " ".join(f"*{label}*: {text}." for label, text in model.RUNGS.values()), "",
+              "**Legend.** " + " ".join(f"*{label}*: {text}." for label, text in model.RUNGS.values())
+              + (f" *{coq.RUNG}*: {coq.LEGEND}." if site._coq_run(report) is not None else ""), "",
               "**Relations.** " + " ".join(f"*{r}*: {text}." for r, text in site.RELATIONS.items()), "",
               "## The papers' sentences and the claims that serve them", ""]
     paper = None
@@ -52,11 +53,12 @@ def dashboard(report) -> str:
                 + ("" if p.stands else " (**does not stand**)")
                 + ("" if not p.stands or p.as_expected else f" (**expected {p.expected}**)")
                 + f" {site._seconds(p):.2f} s, {p.made_text}" for p in e.points) or "none"
-            accepted = "<br>".join(_accepted_cell(p) for p in e.points) or "nothing: no outcome"
+            accepted = "<br>".join(_accepted_cell(p, site._coq_run(report)) for p in e.points) or "nothing: no outcome"
             symbolic = f"; beside it: *symbolic (sympy)*: {', '.join(e.symbolic)}, not checked by the trusted checker" if e.symbolic else ""
             rests = ", ".join(f"`{u}`" for u in e.claim.uses) or "nothing"
+            checked = f" · *{coq.RUNG}*" if site.coq_badge(e, site._coq_run(report)) else ""
             lines.append(f"| *{_cell(model.relation_of(e.claim))}*: [`{e.id}`](claims/{quote(e.id)}.md) {_cell(e.claim.title)} "
-                         f"| **{_cell(e.standing.label)}** — {_cell(e.standing.detail)}{_cell(symbolic)} | {_cell(accepted)} "
+                         f"| **{_cell(e.standing.label)}**{checked} — {_cell(e.standing.detail)}{_cell(symbolic)} | {_cell(accepted)} "
                          f"| {_cell(outcomes)} | {rests} |")
         lines.append("")
     nodes = {e.id: tuple(e.claim.uses) for e in entries}
@@ -70,7 +72,12 @@ def dashboard(report) -> str:
     return "\n".join(lines)
 
 
-def _accepted_cell(point) -> str:
+def _accepted_cell(point, coq_run=None) -> str:
+    said = coq.rung(coq_run, point)
+    return _accepted_text(point) + (f" (*{said}*)" if said else "")
+
+
+def _accepted_text(point) -> str:
     if not point.stands:
         return f"{point.slug}: **does not stand** — {point.why_not}"
     if point.status == "unknown" and not point.partial:
@@ -87,6 +94,8 @@ def claim_page(report, entry) -> str:
     claim = entry.claim
     symbolic = (f" Beside it, *symbolic (sympy)*: {', '.join(entry.symbolic)} — not checked by the trusted checker."
                 if entry.symbolic else "")
+    if site.coq_badge(entry, site._coq_run(report)):
+        symbolic = f" Beside it, *{coq.RUNG}* at every point." + symbolic
     heading, paper = model.attribution(claim)
     title = f" *{model.paper_title(claim.paper)}*" if paper and model.paper_title(claim.paper) else ""
     by = f"stated by {model.source_of(claim)}"
@@ -101,15 +110,22 @@ def claim_page(report, entry) -> str:
              f"## {heading}", "", f"> {claim.sentence}", "",
              "## Our reading", "", _docstring(entry.reading) or "(no reading given)", "",
              "## The statement checked", ""]
+    in_coq = _coq(claim, site._coq_run(report))
+    lines += in_coq
     try:
-        statement = claim.statement()
-        rows = [("assume", h) for h in statement.hypotheses] + [("then", statement.conclusion)]
+        claim_statement = claim.statement()
+        rows = [("assume", h) for h in claim_statement.hypotheses] + [("then", claim_statement.conclusion)]
     except Exception as exc:  # a claim under construction must not take the whole report down
         rows = []
         lines.append(f"**The statement could not be built:** {type(exc).__name__}: {exc}")
     if rows:
+        if in_coq:
+            lines += ["### The project's own reading (sympy)", "",
+                      "What the check states in its own terms; the Coq theorems above are what Coq proves.", ""]
         try:
-            lines += [f"$${statement.tex_formula(claim.statement())}$$", ""]
+            lines += [f"$${statement.tex_formula(claim_statement)}$$", ""]
+            said = statement.where(claim_statement)
+            lines += [f"where {'; '.join(said)}.", ""] if said else []
         except Exception:  # no single formula: the parts below still show
             pass
     for word, (expr, words) in rows:
@@ -142,8 +158,9 @@ def _point(report, point) -> list[str]:
              f"re-check this verdict: `attnproof verify data/{point.folder}`", "",
              "### What the trusted checker accepted", ""]
     if point.stands:
-        lines += [f"Rung: **{point.rung}** (status {point.status}, reach {point.reach or 'none'}; "
-                  "the obligations are the installed claim's own)", ""]
+        said = coq.rung(site._coq_run(report), point)
+        lines += [f"Rung: **{point.rung}**" + (f" · *{said}*" if said else "")
+                  + f" (status {point.status}, reach {point.reach or 'none'}; the obligations are the installed claim's own)", ""]
     else:
         lines += [f"**DOES NOT STAND — rung: not established.** {point.why_not}", ""]
     if point.obligations:
@@ -153,6 +170,8 @@ def _point(report, point) -> list[str]:
     else:
         lines.append("no obligations listed")
     lines.append("")
+    if site._coq_run(report) is not None:
+        lines += _coq_obligations(point, site._coq_run(report))
     if point.symbolic:
         lines += ["### Symbolic (sympy) — its own rung", "",
                   "Steps sympy carried out; the trusted checker did not check them and they are no part of what it accepted above.", "",
@@ -186,6 +205,49 @@ def _point(report, point) -> list[str]:
         lines += [f"![{figure.plot.title}](../{quote(figure.path, safe='/')})", "", f"*{figure.plot.title}*"
                   + (f" — {figure.plot.note}" if figure.plot.note else ""), ""]
     return lines
+
+
+def _coq(claim, coq_run) -> list[str]:
+    """The KTheorems.v theorems that state the claim, verbatim and readable, and the KDefs words they use."""
+    found = coq.stated(claim)
+    if not found:
+        return []
+    lines = ["### In Coq", "", f"[formal/KTheorems.v](../formal/{coq.page_name('KTheorems.v')}) states this claim in the "
+             f"words of [formal/KDefs.v](../formal/{coq.page_name('KDefs.v')}) alone:", ""]
+    for item in found:
+        if not item.statement:
+            lines += [f"**the claim names the theorem {item.name}, which formal/KTheorems.v does not state**", ""]
+            continue
+        lines += [f"[`{item.name}`](../formal/{coq.page_name('KTheorems.v')}#{item.name}) (formal/KTheorems.v, line {item.line}):",
+                  "", "```coq", item.verbatim, "```", ""]
+        if coq.readable(item.statement) != item.statement:
+            lines += [f"> {coq.readable(item.statement)}", ""]
+    words = coq.glosses([i.statement for i in found if i.statement])
+    if words:
+        lines += ["The words of formal/KDefs.v it uses, as the comments of KDefs.v explain them:", ""]
+        lines += [f"- [`{g.signature}`](../formal/{coq.page_name('KDefs.v')}#{g.name})" + (f" := {g.body}" if g.body else "")
+                  + (f" — {g.comment}" if g.comment else "") for g in words]
+        lines.append("")
+    lines += ["Coq (coqc) compiled formal/, KTheorems.v included, for this report." if coq_run is not None and coq_run.built
+              else "Not compiled for this report: `attnproof report --coq` builds formal/ with coqc.", ""]
+    return lines
+
+
+def _coq_obligations(point, coq_run) -> list[str]:
+    k, n = coq.checked(coq_run, point)
+    lines = [f"#### Checked by Coq: {k} of {n} verify obligation(s)", "",
+             "| obligation | Coq | the statement |", "|---|---|---|"]
+    for row, item in coq.rows(coq_run, point):
+        if item is None:
+            said, stated = "not exported", ""
+        elif not item.file:
+            said, stated = f"no Coq file: {item.reason}", ""
+        else:
+            said = ("accepted by Coq" if item.accepted else f"**NOT ACCEPTED BY COQ**: {item.error}") + \
+                f" — [coq/{item.file}](../coq/{item.file})" + (f" from {item.certificate}" if item.certificate else "")
+            stated = f"`{item.statement}`"
+        lines.append(f"| {_cell(row.get('words', ''))} | {_cell(said)} | {_cell(stated)} |")
+    return lines + [""]
 
 
 def _docstring(doc: str) -> str:

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import sympy
 
-from theorems.report import graph, mathml, model, reading, statement, values
+from theorems.report import coq, graph, mathml, model, reading, statement, values
 
 STYLE = """\
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 84rem; margin: 0 auto;
@@ -60,6 +60,16 @@ p.counts .badge { margin-right: 0.2rem; }
 math { font-size: 1.05em; }
 math[display="block"] { margin: 0.3rem 0; }
 div.display, .formula, .cell-math { overflow-x: auto; overflow-y: hidden; max-width: 100%; padding: 0.1rem 0; }
+mtable.lines mtd { text-align: left; padding: 0.12em 0; }
+.coqchecked { background: #3e4ab8; } .coqpartial { background: #6e7781; }
+div.in-coq { border-left: 4px solid #3e4ab8; padding: 0.1rem 0.9rem; margin: 0.6rem 0; background: #f7f8fe; }
+pre.coq { margin: 0.2rem 0; background: #eef0fb; }
+p.coq-readable { font-family: "DejaVu Serif", Georgia, serif; font-size: 1.08em; margin: 0.2rem 0 0.8rem; }
+ul.gloss { padding-left: 1.1rem; font-size: 0.93em; } ul.gloss li { margin-bottom: 0.3rem; }
+p.where { margin-top: 0; }
+pre.coq-source { white-space: pre-wrap; } pre.coq-source .number { color: #8c959f; }
+pre.coq-source .line:target { background: #fff8c5; }
+table.coq-obligations td pre { margin: 0.2rem 0; }
 """
 
 
@@ -128,6 +138,7 @@ def dashboard(report) -> bytes:
     parts.append('<details open id="legend"><summary><strong>What the badges and relations mean</strong></summary>'
                  '<ul class="legend">'
                  + "".join(f"<li>{badge(k, label)} {html.escape(text)}</li>" for k, (label, text) in model.RUNGS.items())
+                 + (f"<li>{badge('coqchecked', coq.RUNG)} {html.escape(coq.LEGEND)}</li>" if _coq_run(report) is not None else "")
                  + "".join(f'<li><span class="relation">{html.escape(r)}</span> {html.escape(text)}</li>'
                            for r, text in RELATIONS.items())
                  + "</ul></details>")
@@ -140,7 +151,7 @@ def dashboard(report) -> bytes:
             parts.append(f'<h3 class="paper" id="paper-{model.safe(paper) or "none"}">'
                          + (f"arXiv:{html.escape(paper)}" if paper else "Sentences of no paper (conjectures of their own)")
                          + (f" — <em>{html.escape(title)}</em>" if title else "") + "</h3>")
-        parts.append(sentence_html(sentence, registered))
+        parts.append(sentence_html(sentence, registered, _coq_run(report)))
     parts.append('<h2 id="graph">Dependency graph</h2>')
     parts.append("<p>An arrow from B to A: A rests on B (the claim's <code>uses</code>). "
                  "Click a claim to open its page; dashed boxes are not checked in this run or not registered. "
@@ -186,12 +197,12 @@ def summary_html(report) -> str:
             + f'.</p><p class="muted">{html.escape(trusted_summary(report))}.</p></div>')
 
 
-def sentence_html(sentence, registered: set) -> str:
+def sentence_html(sentence, registered: set, coq_run=None) -> str:
     """One sentence, once, and beneath it a row per claim serving it: relation, badge, what the checker accepted."""
     rows = []
     for e in sentence.entries:
         outcome = "".join(outcome_cell(e, p) for p in e.points) or '<span class="muted">none</span>'
-        accepted = "".join(accepted_cell(e, p) for p in e.points) or '<span class="muted">nothing: no outcome</span>'
+        accepted = "".join(accepted_cell(e, p, coq_run) for p in e.points) or '<span class="muted">nothing: no outcome</span>'
         rests = "<br>".join(_claim_link(u, registered, "") for u in e.claim.uses) or '<span class="muted">nothing</span>'
         source = model.source_of(e.claim)
         by = "" if source == sentence.source else f'<br><span class="muted">stated by {html.escape(source)}</span>'
@@ -199,7 +210,7 @@ def sentence_html(sentence, registered: set) -> str:
             f'<tr id="row-{model.safe(e.id)}">'
             f'<td><span class="relation">{html.escape(model.relation_of(e.claim))}</span><br>'
             f'<a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{html.escape(e.claim.title)}{by}</td>'
-            f'<td>{badge(e.standing.key, e.standing.label)}{symbolic_badge(e)}<br>'
+            f'<td>{badge(e.standing.key, e.standing.label)}{coq_badge(e, coq_run)}{symbolic_badge(e)}<br>'
             f'<span class="muted">{html.escape(e.standing.detail)}</span></td>'
             f'<td class="accepted">{accepted}</td><td>{outcome}</td><td>{rests}</td>'
             "</tr>")
@@ -227,8 +238,13 @@ def trusted_summary(report) -> str:
     v = report.verification
     accepted = sum(1 for c in v.certificates if c.get("status") == "accepted")
     standing = sum(1 for o in v.outcomes if o.ok)
-    return (f"{len(report.entries)} claim(s); the trusted checker accepted {accepted} of {len(v.certificates)} "
+    said = (f"{len(report.entries)} claim(s); the trusted checker accepted {accepted} of {len(v.certificates)} "
             f"certificate(s), and {standing} of {len(v.outcomes)} outcome(s) stand")
+    if _coq_run(report) is not None:
+        filed = [o for o in _coq_run(report).obligations if o.file]
+        said += (f"; Coq accepted {sum(1 for o in filed if o.accepted)} of {len(filed)} obligation file(s) "
+                 f"({len(_coq_run(report).obligations) - len(filed)} obligation(s) have no Coq counterpart)")
+    return said
 
 
 def trusted_alarms(report) -> list[str]:
@@ -236,6 +252,10 @@ def trusted_alarms(report) -> list[str]:
     v, lines = report.verification, []
     if v.error:
         lines.append(f"THE TRUSTED CHECKER DID NOT FINISH: {v.error}")
+    if _coq_run(report) is not None:
+        for item in _coq_run(report).obligations:
+            if item.file and not item.accepted:
+                lines.append(f"NOT ACCEPTED BY COQ: coq/{item.file} ({_relative(report, item.outcome)}: {item.words}): {item.error}")
     for c in report.rejected:
         lines.append(f"{c.get('status')}: {_relative(report, c.get('path', ''))}: {c.get('reason', '')}")
     if v.foreign_modules:
@@ -276,9 +296,13 @@ def obligation_mark(point, row) -> str:
     return "not discharged"
 
 
-def accepted_cell(entry, point) -> str:
-    """The dashboard's column: per point, the obligations that carry its verdict and what discharged each."""
+def accepted_cell(entry, point, coq_run=None) -> str:
+    """The dashboard's column: per point, the obligations that carry its verdict and what discharged each
+    (and, when the report ran Coq, how many of them Coq checked)."""
     head = f'<a href="{claim_href(entry.id, "")}#accepted-{point.anchor}">{html.escape(point.slug)}</a>'
+    said = coq.rung(coq_run, point)
+    if said:
+        head += " " + badge("coqchecked" if said == coq.RUNG else "coqpartial", said)
     if not point.stands:
         return f'<p>{head}: <strong class="loud">does not stand</strong> — {html.escape(point.why_not)}</p>'
     rows = shown_obligations(point)
@@ -297,6 +321,18 @@ def accepted_cell(entry, point) -> str:
     more = (f'<li class="more"><a href="{claim_href(entry.id, "")}#accepted-{point.anchor}">… and '
             f"{len(rows) - ACCEPTED_LIMIT} more</a></li>" if len(rows) > ACCEPTED_LIMIT else "")
     return f"<p>{head}: {html.escape(point.rung)}</p><ul>{items}{more}</ul>"
+
+
+def _coq_run(report):
+    """The report's third stage (None when it did not run Coq)."""
+    return getattr(report, "coq", None)
+
+
+def coq_badge(entry, coq_run) -> str:
+    """"checked by Coq" beside the claim's badge when Coq ran and every point of the claim earned it."""
+    if coq_run is None or not entry.points or any(coq.rung(coq_run, p) != coq.RUNG for p in entry.points):
+        return ""
+    return " " + badge("coqchecked", coq.RUNG)
 
 
 def symbolic_badge(entry) -> str:
@@ -355,11 +391,52 @@ def _status_key(point) -> str:
 # --------------------------------------------------------------- claim page
 
 
-def statement_html(claim) -> str:
+def coq_html(claim, coq_run=None, root: str = "../") -> str:
+    """The theorems of formal/KTheorems.v that state the claim: verbatim (monospace, linked to their line),
+    readable, and the words of formal/KDefs.v they use, each glossed by the comment KDefs.v writes above it."""
+    found = coq.stated(claim)
+    if not found:
+        return ""
+    page = f"{root}formal/{coq.page_name('KTheorems.v')}"
+    parts = ['<div class="in-coq" id="coq">',
+             f'<h3>In Coq</h3><p><a href="{page}">formal/KTheorems.v</a> states this claim as {len(found)} '
+             f'theorem(s), in the words of <a href="{root}formal/{coq.page_name("KDefs.v")}">formal/KDefs.v</a> '
+             "alone; each is shown as written, then as a reader writes it.</p>"]
+    for item in found:
+        if not item.statement:
+            parts.append(f'<p class="loud">the claim names the theorem {html.escape(item.name)}, which formal/KTheorems.v '
+                         "does not state</p>")
+            continue
+        parts.append(f'<p id="coq-{html.escape(item.name)}"><a href="{page}#{html.escape(item.name)}">'
+                     f"<code>{html.escape(item.name)}</code></a> "
+                     f'<span class="muted">(formal/KTheorems.v, line {item.line})</span></p>'
+                     f'<pre class="coq"><code>{html.escape(item.verbatim)}</code></pre>'
+                     + (f'<p class="coq-readable">{html.escape(coq.readable(item.statement))}</p>'
+                        if coq.readable(item.statement) != item.statement else ""))
+    words = coq.glosses([i.statement for i in found if i.statement])
+    if words:
+        defs = f"{root}formal/{coq.page_name('KDefs.v')}"
+        parts.append("<p>The words of formal/KDefs.v it uses, as the comments of KDefs.v explain them:</p>"
+                     '<ul class="gloss">' + "".join(
+                         f'<li><a href="{defs}#{html.escape(g.name)}"><code>{html.escape(g.signature)}</code></a>'
+                         + (f" := {html.escape(g.body)}" if g.body else "")
+                         + (f" — {html.escape(g.comment)}" if g.comment else "") + "</li>" for g in words) + "</ul>")
+    if coq_run is not None and coq_run.built:
+        parts.append('<p class="muted">Coq (coqc) compiled formal/, KTheorems.v included, for this report: these '
+                     "theorems are proved there.</p>")
+    else:
+        parts.append('<p class="muted">Not compiled for this report: <code>attnproof report --coq</code> (or '
+                     "<code>attnproof verify --coq</code>) builds formal/ with coqc, KTheorems.v included.</p>")
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def statement_html(claim, coq_run=None) -> str:
+    shown = coq_html(claim, coq_run)
     try:
         claim_statement = claim.statement()
     except Exception as exc:  # a claim under construction must not take the whole report down
-        return f'<p class="loud">the statement could not be built: {html.escape(f"{type(exc).__name__}: {exc}")}</p>'
+        return shown + f'<p class="loud">the statement could not be built: {html.escape(f"{type(exc).__name__}: {exc}")}</p>'
     rows = []
     formula = _formula(claim_statement)
     statement_ = claim_statement
@@ -368,11 +445,16 @@ def statement_html(claim) -> str:
                 if expr is sympy.true else "")
         rows.append(f'<tr><td>{word}</td><td><div class="cell-math">{mathml.sympy_mathml(expr)}</div></td>'
                     f"<td>{mathml.prose(words)}{note}</td></tr>")
-    return (f'<div class="formula" id="formula">{formula}</div>'
-            '<p class="muted">The statement with its quantifiers (the variables its hypotheses name are bound in front; '
-            "what only the words quantify — heads, readouts — stays in the words). Its parts, each with its words:</p>"
-            '<table class="statement wide"><colgroup><col style="width: 8%"><col style="width: 50%">'
-            f'<col style="width: 42%"></colgroup>{"".join(rows)}</table>')
+    label = ('<h3 id="own-reading">The project\'s own reading (sympy)</h3><p class="muted">What the check states in '
+             "its own terms; the Coq theorems above are what Coq proves.</p>" if shown else "")
+    where = statement.where(claim_statement)
+    where = (f'<p class="muted where">where {html.escape("; ".join(where))}.</p>' if where else "")
+    return (shown + label + f'<div class="formula" id="formula">{formula}</div>' + where
+            + '<p class="muted">The statement with its quantifiers (the variables its hypotheses name are bound in front, '
+            "those only the conclusion names where its words bind them; what each ranges over is in the words). "
+            "Its parts, each with its words:</p>"
+            '<table class="statement wide"><colgroup><col style="width: 5.2rem"><col style="width: 52%">'
+            f'<col style="width: 48%"></colgroup>{"".join(rows)}</table>')
 
 
 def _formula(claim_statement) -> str:
@@ -395,7 +477,7 @@ def claim_page(report, entry) -> bytes:
              f'<a href="{root}index.html#row-{model.safe(entry.id)}">The sentence and every claim serving it</a>.</p>',
              f'<div class="{"loud" if standing.loud else "standing"}" id="standing">'
              f"Established here: {badge(standing.key, standing.label)} {html.escape(standing.detail)}"
-             f"{symbolic_badge(entry)}<br>"
+             f"{coq_badge(entry, _coq_run(report))}{symbolic_badge(entry)}<br>"
              f'<span class="muted">The rung is what the trusted checker accepted at the points below; the claim '
              f"expects <code>{html.escape(claim.expected)}</code> at the default point.</span></div>",
              f'<h2 id="paper">{html.escape(model.attribution(claim)[0])}</h2>',
@@ -403,7 +485,7 @@ def claim_page(report, entry) -> bytes:
              '<h2 id="reading">Our reading</h2>',
              docstring_html(entry.reading) if entry.reading else '<p class="muted">(no reading given)</p>',
              '<h2 id="statement">The statement checked</h2>',
-             statement_html(claim),
+             statement_html(claim, _coq_run(report)),
              '<h2 id="rests-on">Rests on</h2>',
              "<ul>" + "".join(f"<li>{_claim_link(u, registered, root)}</li>" for u in claim.uses) + "</ul>"
              if claim.uses else "<p>nothing: it stands on its own check.</p>",
@@ -455,7 +537,7 @@ def point_html(report, entry, point) -> str:
              f"<p>Time: {_seconds(point):.2f} s. Outcome record: "
              f'<a href="../data/{_q(point.folder)}/outcome.json">data/{html.escape(point.folder)}/outcome.json</a>; '
              f"re-check this verdict: <code>attnproof verify data/{html.escape(point.folder)}</code></p>",
-             accepted_html(point)]
+             accepted_html(point, _coq_run(report))]
     if point.symbolic:
         parts.append(f'<h3 id="symbolic-{point.anchor}">Symbolic (sympy) — its own rung</h3>'
                      f"<p>{badge('symbolic', model.RUNGS['symbolic'][0])} steps sympy carried out; the trusted checker "
@@ -474,7 +556,7 @@ def point_html(report, entry, point) -> str:
     return "\n".join(parts)
 
 
-def accepted_html(point) -> str:
+def accepted_html(point, coq_run=None) -> str:
     """What the trusted checker accepted at this point: the rung, then every obligation and what discharged it.
 
     Built from the checker's verdict and the installed claim only; nothing of
@@ -482,7 +564,9 @@ def accepted_html(point) -> str:
     """
     parts = [f'<div class="accepted" id="accepted-{point.anchor}">', "<h3>What the trusted checker accepted</h3>"]
     if point.stands:
-        parts.append(f"<p>Rung: {badge(_rung_key(point), point.rung)} "
+        said = coq.rung(coq_run, point)
+        beside = (" " + badge("coqchecked" if said == coq.RUNG else "coqpartial", said)) if said else ""
+        parts.append(f"<p>Rung: {badge(_rung_key(point), point.rung)}{beside} "
                      f'<span class="muted">(status {html.escape(point.status_label)}, reach '
                      f"{html.escape(point.reach or 'none')}; the obligations are the installed claim's own)</span></p>")
         if point.partial:
@@ -503,15 +587,47 @@ def accepted_html(point) -> str:
             f"<td><details><summary>{html.escape(str((o.get('judgment') or {}).get('judgment', '?')))}</summary>"
             f"<code>{html.escape(_compact(o.get('judgment')))}</code></details></td>"
             f"<td>{_mark_html(point, o)}</td></tr>" for o in rows)
-        parts.append(note + "<table class=\"obligations wide\"><colgroup><col style=\"width: 8%\"><col style=\"width: 46%\">"
+        parts.append(note + "<table class=\"obligations wide\"><colgroup><col style=\"width: 4.6rem\"><col style=\"width: 46%\">"
                      "<col style=\"width: 22%\"><col style=\"width: 24%\"></colgroup><tr><th>side</th><th>obligation</th><th>judgment</th>"
                      "<th>discharged by</th></tr>" + body + "</table>"
                      '<p class="muted">A <em>verify</em> obligation must be discharged for <code>verified</code>; '
                      "any discharged <em>refute</em> obligation makes <code>refuted</code>.</p>")
     else:
         parts.append('<p class="muted">no obligations listed</p>')
+    if coq_run is not None:
+        parts.append(coq_obligations_html(point, coq_run))
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def coq_obligations_html(point, coq_run) -> str:
+    """Per verify obligation: whether Coq accepted its file, the statement it proved, and from what."""
+    found = coq.rows(coq_run, point)
+    k, n = coq.checked(coq_run, point)
+    body = []
+    for row, item in found:
+        if item is None:
+            verdict, stated = '<span class="muted">not exported</span>', ""
+        elif not item.file:
+            verdict, stated = f'<span class="muted">no Coq file: {html.escape(item.reason)}</span>', ""
+        else:
+            verdict = ('<strong>accepted by Coq</strong>' if item.accepted else
+                       f'<strong class="loud">NOT ACCEPTED BY COQ</strong>: {html.escape(item.error)}')
+            source = f"from {html.escape(item.certificate)}" if item.certificate else "by a general theorem of formal/"
+            verdict += (f'<br><a href="../coq/{quote(item.file)}"><code>coq/{html.escape(item.file)}</code></a> '
+                        f'<span class="muted">({source})</span>')
+            stated = f'<pre class="coq"><code>{html.escape(item.statement)}</code></pre>'
+            if coq.readable(item.statement) != item.statement:
+                stated += f'<p class="coq-readable">{html.escape(coq.readable(item.statement))}</p>'
+        body.append(f"<tr><td>{mathml.prose(str(row.get('words', '')))}</td><td>{verdict}</td><td>{stated}</td></tr>")
+    return (f'<h4 id="coq-{point.anchor}">Checked by Coq: {k} of {n} verify obligation(s)</h4>'
+            '<p class="muted">Each obligation the report could state in Coq, in the words of formal/KDefs.v, proved '
+            "from its certificate's data by a soundness theorem of formal/ and compiled by coqc for this report; the "
+            "files are under <code>coq/</code> (compile one with <code>coqc -R &lt;formal/ built&gt; AttnProof -R coq "
+            "Cert coq/FILE</code>).</p>"
+            '<table class="obligations coq-obligations wide"><colgroup><col style="width: 30%"><col style="width: 26%">'
+            '<col style="width: 44%"></colgroup><tr><th>obligation</th><th>Coq</th><th>its statement in Coq</th></tr>'
+            + "".join(body) + "</table>")
 
 
 def _mark_html(point, row) -> str:
@@ -591,6 +707,8 @@ def _q(path: str) -> str:
 def render(report) -> dict[str, bytes]:
     files = {"index.html": dashboard(report), "assets/style.css": STYLE.encode("utf-8"),
              "assets/graph.svg": graph_svg(report, root="../").encode("utf-8")}
+    for name in coq.SOURCES:
+        files[f"formal/{coq.page_name(name)}"] = coq.source_page(name, page)
     for entry in report.entries:
         files[f"claims/{entry.id}.html"] = claim_page(report, entry)
     return files
