@@ -273,4 +273,4 @@ def test_verify_in_a_project_whose_claims_cannot_be_registered_is_exit_2(project
     (project / "conjectures" / "verify_one.py").write_text("import no_such_module_either\n", encoding="utf-8")
     assert main(["verify", "out"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "no module named 'no_such_module_either'" in err[0], err
+    assert len(err) == 1 and "No module named 'no_such_module_either'" in err[0], err
