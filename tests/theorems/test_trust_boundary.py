@@ -202,3 +202,15 @@ def test_two_plugins_that_answer_for_one_claim_bind_nothing(tmp_path):
     finished, status, out, err = attnproof(["verify", toys], cwd=tmp_path)
     assert finished and status == 1
     assert out.count("two plugins answer for plugin_toy.diagonal_") == 3, out
+
+
+def test_the_report_says_which_outcomes_rest_on_plugin_code(tmp_path):
+    toys = toy_project(tmp_path)
+    finished, status, out, err = attnproof(["report", "--outcomes", toys, "--out", "site"], cwd=tmp_path, seconds=180)
+    assert finished and status == 0, out + err
+    with open(TOY, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()[:16]
+    pages = "".join(open(path, encoding="utf-8").read() for path in glob.glob(str(tmp_path / "site" / "**" / "*.html"), recursive=True))
+    assert pages.count(f"Rests on plugin code: conjectures/toy_plugin.py, sha256 {digest}") == 3
+    markdown = "".join(open(path, encoding="utf-8").read() for path in glob.glob(str(tmp_path / "site" / "**" / "*.md"), recursive=True))
+    assert markdown.count(f"**Rests on plugin code: conjectures/toy_plugin.py, sha256 {digest}**") == 3

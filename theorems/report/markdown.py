@@ -161,6 +161,9 @@ def _point(report, point) -> list[str]:
         said = coq.rung(site._coq_run(report), point)
         lines += [f"Rung: **{point.rung}**" + (f" · *{said}*" if said else "")
                   + f" (status {point.status}, reach {point.reach or 'none'}; the obligations are the installed claim's own)", ""]
+        if point.check is not None and point.check.rests_on:  # a plugin's claim: bound by its own code, said so
+            lines += [f"**Rests on {point.check.rests_on}** — the claim, its statement and its obligations come from "
+                      "code outside attnproof, bound in a process of its own.", ""]
     else:
         lines += [f"**DOES NOT STAND — rung: not established.** {point.why_not}", ""]
     if point.obligations:

@@ -569,6 +569,9 @@ def accepted_html(point, coq_run=None) -> str:
         parts.append(f"<p>Rung: {badge(_rung_key(point), point.rung)}{beside} "
                      f'<span class="muted">(status {html.escape(point.status_label)}, reach '
                      f"{html.escape(point.reach or 'none')}; the obligations are the installed claim's own)</span></p>")
+        if point.check is not None and point.check.rests_on:  # a plugin's claim: bound by its own code, said so
+            parts.append(f'<p class="partial"><strong>Rests on {html.escape(point.check.rests_on)}</strong> — the claim, its '
+                         "statement and its obligations come from code outside attnproof, bound in a process of its own.</p>")
         if point.partial:
             done = [o for o in point.obligations if o.get("side") == "verify" and o.get("by")]
             total = [o for o in point.obligations if o.get("side") == "verify"]
