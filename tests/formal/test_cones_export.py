@@ -1,8 +1,8 @@
 """The Coq export of ``rank-two-betweenness`` certificates (theorems/formal/cones.py).
 
-The real certificate of ``attnproof check rank_two --param m=5`` is written as a Coq
-file and compiled against ``formal/`` (KDefs, KTable, KRankTwo, built once per session
-in place): it is accepted.  Tampered ones (an exclusion dropped, so that an order of
+The real certificate of rank_two at m = 5 (of the session's check run, conftest's
+``paper_k_run``) is written as a Coq file and compiled against ``formal/`` (built once
+per session into the cache, conftest's ``formal_built``): it is accepted.  Tampered ones (an exclusion dropped, so that an order of
 the queries exists; a context token, a row's query or a middle changed; a multiplier
 changed or negative; a row dropped) make ``coqc`` fail, and the trusted Python checker
 rejects the same data, so the two checkers agree on them.  A statement of another m,
@@ -15,62 +15,28 @@ Tests that need ``coqc`` skip without it, except under ``CI=true``, where they f
 from __future__ import annotations
 
 import copy
-import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import solvers.trusted.cones  # noqa: F401  (registers the kind rank-two-betweenness)
 from solvers.trusted.core import CertificateError, check
-from theorems.cli import main
 from theorems.formal.cones import rank_two_betweenness
+
+from .conftest import compile_v, run_certificates
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMAL = ROOT / "formal"
 STATEMENT = "forall m, (5 <= m)%nat -> ~ solvable 2 m 3"
 
 
-def _coqc() -> str:
-    found = shutil.which("coqc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("coqc is not installed (required when CI=true)")
-        pytest.skip("coqc is not installed")
-    return found
-
-
-@pytest.fixture(scope="session")
-def rank_two_built() -> Path:
-    """KDefs, KTable and KRankTwo compiled in place (the .vo files are git-ignored)."""
-    _coqc()
-    subprocess.run(["coq_makefile", "-f", "_CoqProject", "-o", "Makefile.coq"], cwd=FORMAL, check=True,
-                   capture_output=True)
-    built = subprocess.run(["make", "-f", "Makefile.coq", "KDefs.vo", "KTable.vo", "KRankTwo.vo"], cwd=FORMAL,
-                           capture_output=True, text=True)
-    assert built.returncode == 0, built.stdout + built.stderr
-    return FORMAL
-
-
 @pytest.fixture(scope="module")
-def certificate(tmp_path_factory) -> dict:
-    """The rank-two-betweenness certificate of ``attnproof check rank_two --param m=5``."""
-    out = tmp_path_factory.mktemp("check") / "out"
-    assert main(["check", "rank_two", "--param", "m=5", "--out", str(out), "--json"]) == 0
-    found = [json.loads(p.read_text()) for p in sorted(out.glob("*/*/*.cert.json"))]
-    found = [c for c in found if c["kind"] == "rank-two-betweenness"]
+def certificate(paper_k_run) -> dict:
+    """The rank-two-betweenness certificate of rank_two at m = 5 (the session's check run): its only one."""
+    found = [c for _, c in run_certificates(paper_k_run, ["rank_two"], ["rank-two-betweenness"], point="m=5")]
     assert len(found) == 1
     return found[0]
-
-
-def _compile(folder: Path, name: str, source: str) -> subprocess.CompletedProcess:
-    path = folder / f"{name}.v"
-    path.write_text(source)
-    return subprocess.run([_coqc(), "-R", str(FORMAL), "AttnProof", path.name], cwd=folder,
-                          capture_output=True, text=True, timeout=300)
 
 
 def _python_accepts(cert: dict, data: dict) -> bool:
@@ -126,27 +92,27 @@ def test_the_certificate_is_the_expected_one(certificate):
     assert all(len(row[3]) == 2 for e in data["exclusions"] for row in e["rows"])
 
 
-def test_the_certificate_compiles(certificate, rank_two_built, tmp_path):
+def test_the_certificate_compiles(certificate, formal_built, tmp_path):
     source = rank_two_betweenness(certificate["data"], STATEMENT)
     assert "Admitted" not in source and "vm_compute; reflexivity" in source
-    done = _compile(tmp_path, "judgment", source)
+    done = compile_v(formal_built, tmp_path, "judgment", source)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("index", range(8))
-def test_a_tampered_certificate_fails_in_coq_and_in_python(certificate, rank_two_built, tmp_path, index):
+def test_a_tampered_certificate_fails_in_coq_and_in_python(certificate, formal_built, tmp_path, index):
     label, data = _tampered(certificate["data"])[index]
     assert not _python_accepts(certificate, data), label
-    done = _compile(tmp_path, f"tampered{index}", rank_two_betweenness(data, STATEMENT))
+    done = compile_v(formal_built, tmp_path, f"tampered{index}", rank_two_betweenness(data, STATEMENT))
     assert done.returncode != 0, f"{label}: coqc accepted a tampered certificate"
 
 
-def test_a_statement_that_does_not_match_the_data_fails(certificate, rank_two_built, tmp_path):
+def test_a_statement_that_does_not_match_the_data_fails(certificate, formal_built, tmp_path):
     data = certificate["data"]
     for i, statement in enumerate(["forall m, (4 <= m)%nat -> ~ solvable 2 m 3",      # another m
                                    "forall m, (5 <= m)%nat -> ~ solvable 3 m 3",      # another rank
                                    "forall m, (5 <= m)%nat -> ~ solvable 2 m 4"]):    # another length
-        done = _compile(tmp_path, f"statement{i}", rank_two_betweenness(data, statement))
+        done = compile_v(formal_built, tmp_path, f"statement{i}", rank_two_betweenness(data, statement))
         assert done.returncode != 0, statement
 
 

@@ -2,8 +2,9 @@
 
 The real certificates of a default check of three_token_lower_bound,
 position_and_causal and rank_one_short (rank_one_short's m = 7 head: 128 tokens,
-lengths 1 and 2, tolerance 0) are written as Coq files and compiled against
-``formal/`` (KDefs and KEval, built once per session in place): each is accepted.
+lengths 1 and 2, tolerance 0; the session's check run, conftest's ``paper_k_run``) are
+written as Coq files and compiled against ``formal/`` (built once per session into the
+cache, conftest's ``formal_built``): each is accepted.
 Tampered data (a readout entry changed by a lot, a negative psi, kappa(q, q) = 0,
 a table of the wrong size) and statements the data does not prove (another rank, a
 smaller tolerance, a length of the wrong kind) make ``coqc`` fail; the trusted Python
@@ -15,57 +16,24 @@ Tests that need ``coqc`` skip without it, except under ``CI=true``, where they f
 from __future__ import annotations
 
 import copy
-import json
-import os
-import shutil
-import subprocess
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 import solvers.trusted.evaluation  # noqa: F401  (registers the evaluation kinds)
 from solvers.trusted.core import CertificateError, check
-from theorems.cli import main
 from theorems.formal.evaluation import exhaustive, positional_witness
 
-ROOT = Path(__file__).resolve().parents[2]
-FORMAL = ROOT / "formal"
+from .conftest import compile_v, run_certificates
+
 MODULES = ["three_token_lower_bound", "position_and_causal", "rank_one_short"]
 
 
-def _coqc() -> str:
-    found = shutil.which("coqc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("coqc is not installed (required when CI=true)")
-        pytest.skip("coqc is not installed")
-    return found
-
-
-@pytest.fixture(scope="session")
-def keval_built() -> Path:
-    """KDefs and KEval compiled in place (the .vo files are git-ignored)."""
-    _coqc()
-    subprocess.run(["coq_makefile", "-f", "_CoqProject", "-o", "Makefile.coq"], cwd=FORMAL, check=True,
-                   capture_output=True)
-    built = subprocess.run(["make", "-f", "Makefile.coq", "KDefs.vo", "KEval.vo"], cwd=FORMAL,
-                           capture_output=True, text=True)
-    assert built.returncode == 0, built.stdout + built.stderr
-    return FORMAL
-
-
 @pytest.fixture(scope="module")
-def certificates(tmp_path_factory) -> list[tuple[str, dict]]:
-    """(claim/file name, envelope) of every exhaustive and positional-witness certificate of one check run."""
-    out = tmp_path_factory.mktemp("check") / "out"
-    assert main(["check", *MODULES, "--out", str(out), "--json"]) == 0
-    found = []
-    for path in sorted(out.glob("*/*/*.cert.json")):
-        cert = json.loads(path.read_text())
-        if cert["kind"] in ("exhaustive", "rank-one-positional-witness"):
-            found.append((f"{path.parent.parent.name}/{path.name}", cert))
-    return found
+def certificates(paper_k_run) -> list[tuple[str, dict]]:
+    """(claim/file name, envelope) of every exhaustive and positional-witness certificate of MODULES at their
+    default points (the session's check run)."""
+    return run_certificates(paper_k_run, MODULES, ("exhaustive", "rank-one-positional-witness"))
 
 
 def _statement(kind: str, data: dict) -> str:
@@ -83,13 +51,6 @@ def _statement(kind: str, data: dict) -> str:
 def _export(kind: str, data: dict, statement: str | None = None) -> str:
     statement = statement or _statement(kind, data)
     return (positional_witness if kind == "rank-one-positional-witness" else exhaustive)(data, statement)
-
-
-def _compile(folder: Path, name: str, source: str) -> subprocess.CompletedProcess:
-    path = folder / f"{name}.v"
-    path.write_text(source)
-    return subprocess.run([_coqc(), "-R", str(FORMAL), "AttnProof", path.name], cwd=folder,
-                          capture_output=True, text=True, timeout=300)
 
 
 def _one(certificates, claim: str, kind: str, **fields) -> dict:
@@ -112,10 +73,10 @@ def test_the_run_has_the_certificates_the_export_is_for(certificates):
     assert ("kernel_rank.rank_one_short", "exhaustive") in kinds
 
 
-def test_every_real_certificate_compiles(keval_built, certificates, tmp_path):
+def test_every_real_certificate_compiles(formal_built, certificates, tmp_path):
     failures = []
     for i, (name, cert) in enumerate(certificates):
-        done = _compile(tmp_path, f"cert{i}", _export(cert["kind"], cert["data"]))
+        done = compile_v(formal_built, tmp_path, f"cert{i}", _export(cert["kind"], cert["data"]))
         if done.returncode != 0:
             failures.append(f"{name}: {done.stdout}{done.stderr}")
     assert not failures, "\n".join(failures)
@@ -132,62 +93,62 @@ def test_the_exported_file_is_thin(certificates):
         assert word not in text
 
 
-def test_the_rank_one_short_head_at_m7_compiles_with_tolerance_zero(keval_built, certificates, tmp_path):
+def test_the_rank_one_short_head_at_m7_compiles_with_tolerance_zero(formal_built, certificates, tmp_path):
     cert = _one(certificates, "rank_one_short", "exhaustive", m=7)
     assert cert["data"]["lengths"] == [1, 2] and Fraction(cert["data"]["tolerance"]) == 0
     statement = _statement("exhaustive", cert["data"])
     assert statement == "(exists h : head 1, solves_within (Q2R (0#1)) 7 1 h /\\ solves_within (Q2R (0#1)) 7 2 h)"
-    done = _compile(tmp_path, "short", _export("exhaustive", cert["data"], statement))
+    done = compile_v(formal_built, tmp_path, "short", _export("exhaustive", cert["data"], statement))
     assert done.returncode == 0, done.stdout + done.stderr
     # one readout entry off by 1/2: error 1/2 on some sequence, not 0 (tolerance 0 is exact)
     bad = copy.deepcopy(cert["data"])
     bad["readout"][5][3] = str(Fraction(bad["readout"][5][3]) + Fraction(1, 2))
     _python_rejects(cert, bad)
-    assert _compile(tmp_path, "short_bad", _export("exhaustive", bad, statement)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "short_bad", _export("exhaustive", bad, statement)).returncode != 0
 
 
-def test_a_changed_readout_entry_is_refused(keval_built, certificates, tmp_path):
+def test_a_changed_readout_entry_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "three_token_lower_bound", "exhaustive", m=3)
     bad = copy.deepcopy(cert["data"])
     bad["readout"][1][1] = str(Fraction(bad["readout"][1][1]) + 10)
     _python_rejects(cert, bad)
-    assert _compile(tmp_path, "k3_bad_u", _export("exhaustive", bad)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "k3_bad_u", _export("exhaustive", bad)).returncode != 0
 
 
-def test_kappa_zero_on_the_diagonal_is_refused(keval_built, certificates, tmp_path):
+def test_kappa_zero_on_the_diagonal_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "three_token_lower_bound", "exhaustive", m=1)
     bad = copy.deepcopy(cert["data"])
     bad["psi"][1] = [0]
     _python_rejects(cert, bad)
-    assert _compile(tmp_path, "k3_zero_kappa", _export("exhaustive", bad)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "k3_zero_kappa", _export("exhaustive", bad)).returncode != 0
 
 
-def test_a_negative_feature_is_refused(keval_built, certificates, tmp_path):
+def test_a_negative_feature_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "three_token_lower_bound", "exhaustive", m=2)
     bad = copy.deepcopy(cert["data"])
     bad["phi"][2] = [-1]  # phi < 0 on one query (its outputs are unchanged: phi cancels)
     _python_rejects(cert, bad)
-    assert _compile(tmp_path, "k3_neg_phi", _export("exhaustive", bad)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "k3_neg_phi", _export("exhaustive", bad)).returncode != 0
 
 
-def test_a_missing_row_is_refused(keval_built, certificates, tmp_path):
+def test_a_missing_row_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "three_token_lower_bound", "exhaustive", m=2)
     bad = copy.deepcopy(cert["data"])
     del bad["readout"][-1]
-    assert _compile(tmp_path, "k3_short_table", _export("exhaustive", bad)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "k3_short_table", _export("exhaustive", bad)).returncode != 0
 
 
-def test_a_statement_the_data_does_not_prove_is_refused(keval_built, certificates, tmp_path):
+def test_a_statement_the_data_does_not_prove_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "three_token_lower_bound", "exhaustive", m=2)
     data = cert["data"]
     # another rank than the data's
-    assert _compile(tmp_path, "k3_rank2", _export("exhaustive", data, "solvable 2 2 3")).returncode != 0
+    assert compile_v(formal_built, tmp_path, "k3_rank2", _export("exhaustive", data, "solvable 2 2 3")).returncode != 0
     # a smaller tolerance than the worst error 781/1750
     tighter = "exists h : head 1, solves_within (Q2R (2#5)) 2 3 h"
-    assert _compile(tmp_path, "k3_tighter", _export("exhaustive", data, tighter)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "k3_tighter", _export("exhaustive", data, tighter)).returncode != 0
     # the same tolerance as the certificate's is proved
     same = "exists h : head 1, solves_within (Q2R (1#2)) 2 3 h"
-    done = _compile(tmp_path, "k3_same", _export("exhaustive", data, same))
+    done = compile_v(formal_built, tmp_path, "k3_same", _export("exhaustive", data, same))
     assert done.returncode == 0, done.stdout + done.stderr
     with pytest.raises(ValueError):
         _export("exhaustive", data, "solvable 1 2 4")  # a length the certificate does not list
@@ -197,26 +158,26 @@ def test_a_statement_the_data_does_not_prove_is_refused(keval_built, certificate
         _export("exhaustive", data, "~ solvable 1 2 3")
 
 
-def test_a_changed_positional_readout_is_refused(keval_built, certificates, tmp_path):
+def test_a_changed_positional_readout_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "position_and_causal", "rank-one-positional-witness", m=3, n=3, prefixes=False)
     bad = copy.deepcopy(cert["data"])
     q = 5
     bad["readout"][-1][q][q] = str(Fraction(bad["readout"][-1][q][q]) + 2)  # U_n[q][q] + 2
     _python_rejects(cert, bad)
-    assert _compile(tmp_path, "pos_bad_u", _export(cert["kind"], bad)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "pos_bad_u", _export(cert["kind"], bad)).returncode != 0
 
 
-def test_a_negative_positional_psi_is_refused(keval_built, certificates, tmp_path):
+def test_a_negative_positional_psi_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "position_and_causal", "rank-one-positional-witness", m=2, n=3, prefixes=True)
     bad = copy.deepcopy(cert["data"])
     bad["psi"][0][1] = -1
     _python_rejects(cert, bad)
-    assert _compile(tmp_path, "causal_neg_psi", _export(cert["kind"], bad)).returncode != 0
+    assert compile_v(formal_built, tmp_path, "causal_neg_psi", _export(cert["kind"], bad)).returncode != 0
 
 
-def test_a_positional_statement_of_the_wrong_kind_or_length_is_refused(keval_built, certificates, tmp_path):
+def test_a_positional_statement_of_the_wrong_kind_or_length_is_refused(formal_built, certificates, tmp_path):
     cert = _one(certificates, "position_and_causal", "rank-one-positional-witness", m=2, n=4, prefixes=False)
     with pytest.raises(ValueError):
         _export(cert["kind"], cert["data"], "csolvable 1 2 4")  # not a prefixes certificate
     # the statement's length is checked by Coq against the number of psi rows
-    assert _compile(tmp_path, "pos_len", _export(cert["kind"], cert["data"], "psolvable 1 2 3")).returncode != 0
+    assert compile_v(formal_built, tmp_path, "pos_len", _export(cert["kind"], cert["data"], "psolvable 1 2 3")).returncode != 0

@@ -127,10 +127,9 @@ def test_an_obligation_changed_without_its_theorem_fails(formal_built, tmp_path)
 
 
 @pytest.fixture(scope="module")
-def default_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("coq") / "out"
-    assert cli.main(["check", *CLAIMS, "--jobs", "1", "--out", str(out)]) == 0
-    return str(out)
+def default_run(paper_k_run):
+    """The session's check run of the four claims (conftest's ``paper_k_run``; rank_two also at m = 5)."""
+    return str(paper_k_run)
 
 
 def test_verify_coq_checks_every_obligation_of_the_four_claims(formal_built, default_run, capsys):

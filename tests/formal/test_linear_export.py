@@ -1,8 +1,9 @@
 """The Coq export of ``rank-one-infeasible`` certificates (theorems/formal/linear.py).
 
 The real certificates of K3 (three_token_lower_bound), K5 (position_and_causal) and
-rank_two are written as Coq files and compiled against ``formal/`` (KDefs, KTable,
-KLower, built once per session in place): each is accepted.  Tampered ones (a
+rank_two at their default points (the session's check run, conftest's ``paper_k_run``)
+are written as Coq files and compiled against ``formal/`` (built once per session into
+the cache, conftest's ``formal_built``): each is accepted.  Tampered ones (a
 multiplier changed, a row dropped, a token changed; for K3 also a negative or a
 halved multiplier; a statement of another m, length, model or rank) make ``coqc`` fail; the trusted Python
 checker rejects the same tampered data, so the two checkers agree on them.
@@ -13,69 +14,29 @@ Tests that need ``coqc`` skip without it, except under ``CI=true``, where they f
 from __future__ import annotations
 
 import copy
-import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 import solvers.trusted.linear  # noqa: F401  (registers the linear kinds)
 from solvers.trusted.core import CertificateError, check
-from theorems.cli import main
 from theorems.formal.linear import rank_one_infeasible
 
-ROOT = Path(__file__).resolve().parents[2]
-FORMAL = ROOT / "formal"
+from .conftest import compile_v, run_certificates
+
 MODULES = ["three_token_lower_bound", "position_and_causal", "rank_two"]
 
 
-def _coqc() -> str:
-    found = shutil.which("coqc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("coqc is not installed (required when CI=true)")
-        pytest.skip("coqc is not installed")
-    return found
-
-
-@pytest.fixture(scope="session")
-def formal_built() -> Path:
-    """KDefs, KTable and KLower compiled in place (the .vo files are git-ignored)."""
-    _coqc()
-    subprocess.run(["coq_makefile", "-f", "_CoqProject", "-o", "Makefile.coq"], cwd=FORMAL, check=True,
-                   capture_output=True)
-    built = subprocess.run(["make", "-f", "Makefile.coq", "KDefs.vo", "KTable.vo", "KLower.vo"], cwd=FORMAL,
-                           capture_output=True, text=True)
-    assert built.returncode == 0, built.stdout + built.stderr
-    return FORMAL
-
-
 @pytest.fixture(scope="module")
-def certificates(tmp_path_factory) -> list[tuple[str, dict]]:
-    """(file name, envelope) of every rank-one-infeasible certificate of one check run."""
-    out = tmp_path_factory.mktemp("check") / "out"
-    assert main(["check", *MODULES, "--out", str(out), "--json"]) == 0
-    found = []
-    for path in sorted(out.glob("*/*/*.cert.json")):
-        cert = json.loads(path.read_text())
-        if cert["kind"] == "rank-one-infeasible":
-            found.append((f"{path.parent.parent.name}/{path.name}", cert))
-    return found
+def certificates(paper_k_run) -> list[tuple[str, dict]]:
+    """(claim/file name, envelope) of every rank-one-infeasible certificate of MODULES at their default points
+    (the session's check run)."""
+    return run_certificates(paper_k_run, MODULES, ("rank-one-infeasible",))
 
 
 def _statement(data: dict) -> str:
     n = len(data["rows"][0][2])
     model = "psolvable" if data["positions"] else "solvable"
     return f"forall m, ({data['m']} <= m)%nat -> ~ {model} 1 m {n}"
-
-
-def _compile(folder: Path, name: str, source: str) -> subprocess.CompletedProcess:
-    path = folder / f"{name}.v"
-    path.write_text(source)
-    return subprocess.run([_coqc(), "-R", str(FORMAL), "AttnProof", path.name], cwd=folder,
-                          capture_output=True, text=True, timeout=300)
 
 
 def _python_accepts(cert: dict, data: dict) -> bool:
@@ -98,7 +59,7 @@ def test_every_certificate_compiles(certificates, formal_built, tmp_path):
         data = cert["data"]
         source = rank_one_infeasible(data, _statement(data))
         assert "Admitted" not in source and "vm_compute; reflexivity" in source
-        done = _compile(tmp_path, f"cert{i}", source)
+        done = compile_v(formal_built, tmp_path, f"cert{i}", source)
         assert done.returncode == 0, f"{name}: {done.stdout}{done.stderr}"
 
 
@@ -141,7 +102,7 @@ def test_tampered_certificates_fail_in_coq_and_in_python(certificates, formal_bu
     cert = _k3(certificates) if which == "k3" else _k5(certificates, int(which[-1]))
     for label, data in _tampered(cert, every=which == "k3"):
         assert not _python_accepts(cert, data), label
-        done = _compile(tmp_path, f"tampered_{label.replace(' ', '_')}", rank_one_infeasible(data, _statement(data)))
+        done = compile_v(formal_built, tmp_path, f"tampered_{label.replace(' ', '_')}", rank_one_infeasible(data, _statement(data)))
         assert done.returncode != 0, f"{which}, {label}: coqc accepted a tampered certificate"
 
 
@@ -151,10 +112,10 @@ def test_a_statement_that_does_not_match_the_data_fails(certificates, formal_bui
                                    "forall m, (4 <= m)%nat -> ~ solvable 1 m 4",      # another length
                                    "forall m, (4 <= m)%nat -> ~ psolvable 1 m 3",     # another model
                                    "forall m, (4 <= m)%nat -> ~ solvable 2 m 3"]):    # another rank
-        done = _compile(tmp_path, f"statement{i}", rank_one_infeasible(data, statement))
+        done = compile_v(formal_built, tmp_path, f"statement{i}", rank_one_infeasible(data, statement))
         assert done.returncode != 0, statement
     # the matching statement, for contrast
-    assert _compile(tmp_path, "statement_ok", rank_one_infeasible(data, _statement(data))).returncode == 0
+    assert compile_v(formal_built, tmp_path, "statement_ok", rank_one_infeasible(data, _statement(data))).returncode == 0
 
 
 def test_the_source_shape():

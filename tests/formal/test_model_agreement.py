@@ -7,8 +7,11 @@ on every sequence of length 3, in ``itertools.product`` order; the same file pro
 ``KDefs.output`` of the head ``table_head_r`` on that sequence.  Python evaluates the
 same head with ``theorems/attention.py`` (``KernelHead.from_features`` with one-hot
 values and an ``AffineReadout`` a(q) = U[q], b = 0, in an ``AttentionLayer``) and
-``min_ip_target``.  Heads: the K3 witnesses at m = 2 and 3 (from a check run) and
-seeded random small rational heads of rank 1 and 2 at m = 2 and 3, with large errors.
+``min_ip_target``.  Heads: the K3 witnesses at m = 2 and 3 (from the session's check
+run, conftest's ``paper_k_run``) and seeded random small rational heads of rank 1 and 2
+at m = 2 and 3, with large errors.  The tables are written by the exporters' own
+:func:`theorems.formal.terms.table`; the files are compiled against ``formal/`` built
+once per session into the cache (conftest's ``formal_built``).
 
 Tests that need ``coqc`` skip without it, except under ``CI=true``, where they fail.
 """
@@ -16,57 +19,26 @@ Tests that need ``coqc`` skip without it, except under ``CI=true``, where they f
 from __future__ import annotations
 
 import itertools
-import json
-import os
 import random
 import re
-import shutil
-import subprocess
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from theorems.attention import AffineReadout, AttentionLayer, KernelHead, min_ip_target
-from theorems.cli import main
+from theorems.formal import terms
 
-ROOT = Path(__file__).resolve().parents[2]
-FORMAL = ROOT / "formal"
+from .conftest import compile_v, run_certificates
+
 LENGTH = 3
 
 
-def _coqc() -> str:
-    found = shutil.which("coqc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("coqc is not installed (required when CI=true)")
-        pytest.skip("coqc is not installed")
-    return found
-
-
-@pytest.fixture(scope="session")
-def keval_built() -> Path:
-    """KDefs and KEval compiled in place (the .vo files are git-ignored)."""
-    _coqc()
-    subprocess.run(["coq_makefile", "-f", "_CoqProject", "-o", "Makefile.coq"], cwd=FORMAL, check=True,
-                   capture_output=True)
-    built = subprocess.run(["make", "-f", "Makefile.coq", "KDefs.vo", "KEval.vo"], cwd=FORMAL,
-                           capture_output=True, text=True)
-    assert built.returncode == 0, built.stdout + built.stderr
-    return FORMAL
-
-
 @pytest.fixture(scope="module")
-def witnesses(tmp_path_factory) -> dict[int, dict]:
-    """The K3 exhaustive witnesses of a default check run, by m."""
-    out = tmp_path_factory.mktemp("check") / "out"
-    assert main(["check", "three_token_lower_bound", "--out", str(out), "--json"]) == 0
-    found = {}
-    for path in sorted(out.glob("*/*/*.cert.json")):
-        cert = json.loads(path.read_text())
-        if cert["kind"] == "exhaustive":
-            found[cert["data"]["m"]] = cert["data"]
-    return found
+def witnesses(paper_k_run) -> dict[int, dict]:
+    """The K3 exhaustive witnesses of a default check run (the session's), by m."""
+    return {cert["data"]["m"]: cert["data"]
+            for _, cert in run_certificates(paper_k_run, ["three_token_lower_bound"], ("exhaustive",))}
 
 
 def _random_head(seed: int, m: int, rank: int) -> dict:
@@ -86,13 +58,9 @@ def _random_head(seed: int, m: int, rank: int) -> dict:
     }
 
 
-def _q(value) -> str:
-    y = Fraction(value)
-    return f"({y.numerator} # {y.denominator})"
-
-
 def _table(rows) -> str:
-    return "[" + ";\n  ".join("[" + "; ".join(_q(v) for v in row) + "]" for row in rows) + "]%Q"
+    """A table of exact numbers (ints, "p/q" strings or Fractions) as a Coq ``list (list Q)``."""
+    return terms.table([[str(v) for v in row] for row in rows], "table") + "%Q"
 
 
 def _coq_file(head: dict) -> str:
@@ -123,11 +91,8 @@ Eval vm_compute in
 _TRIPLE = re.compile(r"\(\s*\(?(-?\d+)\)?%Z,\s*(\d+)%Z,\s*(\d+)%nat\s*\)")
 
 
-def _coq_rows(folder: Path, head: dict) -> list[tuple[Fraction, int]]:
-    path = folder / "agreement.v"
-    path.write_text(_coq_file(head))
-    done = subprocess.run([_coqc(), "-R", str(FORMAL), "AttnProof", path.name], cwd=folder,
-                          capture_output=True, text=True, timeout=300)
+def _coq_rows(built: str, folder: Path, head: dict) -> list[tuple[Fraction, int]]:
+    done = compile_v(built, folder, "agreement", _coq_file(head))
     assert done.returncode == 0, done.stdout + done.stderr
     return [(Fraction(int(a), int(b)), int(t)) for a, b, t in _TRIPLE.findall(done.stdout)]
 
@@ -143,8 +108,8 @@ def _python_rows(head: dict) -> list[tuple[Fraction, int, Fraction]]:
     return [(layer(seq), min_ip_target(seq), layer.error(seq)) for seq in itertools.product(range(size), repeat=LENGTH)]
 
 
-def _agree(tmp_path: Path, head: dict) -> None:
-    coq = _coq_rows(tmp_path, head)
+def _agree(built: str, tmp_path: Path, head: dict) -> None:
+    coq = _coq_rows(built, tmp_path, head)
     python = _python_rows(head)
     assert len(coq) == len(python) == (1 << head["m"]) ** LENGTH
     for seq, (y_coq, t_coq), (y_py, t_py, e_py) in zip(itertools.product(range(1 << head["m"]), repeat=LENGTH), coq, python):
@@ -153,13 +118,13 @@ def _agree(tmp_path: Path, head: dict) -> None:
 
 
 @pytest.mark.parametrize("m", [2, 3])
-def test_the_k3_witness_has_the_same_outputs_targets_and_errors(keval_built, witnesses, tmp_path, m):
+def test_the_k3_witness_has_the_same_outputs_targets_and_errors(formal_built, witnesses, tmp_path, m):
     data = witnesses[m]
-    _agree(tmp_path, {"m": m, "phi": data["phi"], "psi": data["psi"], "readout": data["readout"]})
+    _agree(formal_built, tmp_path, {"m": m, "phi": data["phi"], "psi": data["psi"], "readout": data["readout"]})
 
 
 @pytest.mark.parametrize("seed,m,rank", [(1, 2, 1), (2, 2, 2), (3, 3, 1), (4, 3, 2)])
-def test_a_random_head_has_the_same_outputs_targets_and_errors(keval_built, tmp_path, seed, m, rank):
+def test_a_random_head_has_the_same_outputs_targets_and_errors(formal_built, tmp_path, seed, m, rank):
     head = _random_head(seed, m, rank)
     assert max(e for _, _, e in _python_rows(head)) > 1  # far from solving: the errors themselves are compared
-    _agree(tmp_path, head)
+    _agree(formal_built, tmp_path, head)
