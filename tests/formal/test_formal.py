@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import glob
+import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -189,3 +191,28 @@ def test_proposition_states_only_what_kdefs_can_say():
     assert formal.bridge(at4 | {"m": [5, 5]}, at4, "T") == "(T 5 (proj1 (Nat.leb_le 4 5) eq_refl))"
     assert formal.bridge(at4 | {"m": [3, 3]}, at4, "T") is None
     assert formal.bridge(at4, at4 | {"m": [4, 4]}, "T") is None  # one m never covers every m
+
+
+def test_no_text_reaches_coq_as_code():
+    """Words and summaries go into comments: nothing in them can close the comment or open a string."""
+    hostile = '*) Definition solvable (r m n : nat) := True. (* "x'
+    line = formal._comment(hostile)
+    body = line[3:-4]
+    assert line.startswith("(* ") and line.endswith(" *)\n")
+    assert "*)" not in body and "(*" not in body and '"' not in body and "(" not in body and ")" not in body
+
+
+def test_only_outcomes_that_stand_are_asked_of_coq(default_run, tmp_path):
+    """An outcome whose recorded obligations were edited does not stand: none of its obligations is exported."""
+    from theorems import verification
+
+    root = tmp_path / "run"
+    shutil.copytree(os.path.join(default_run, "kernel_rank.three_token_lower_bound"), root / "kernel_rank.three_token_lower_bound")
+    path = root / "kernel_rank.three_token_lower_bound" / "default" / "outcome.json"
+    record = json.loads(path.read_text())
+    record["obligations"]["verify"][0]["words"] = "*) Definition solvable (r m n : nat) := True. (*"
+    path.write_text(json.dumps(record))
+    result = verification.verify([str(root)])
+    assert not result.ok
+    done = formal.export(result, str(tmp_path / "coq"))
+    assert done.obligations == []

@@ -212,12 +212,14 @@ def export(result, folder: str) -> Export:
             done.certificates[path] = f"not exported: {type(exc).__name__}: {str(exc)[:120]}"
             return None
         name = f"c{len([n for n in names.values() if n]) + 1:04d}"
-        _write(os.path.join(folder, name + ".v"), f"(* {os.path.basename(path)}: {line.get('summary', '')[:200]} *)\n" + source)
+        _write(os.path.join(folder, name + ".v"), _comment(f"{os.path.basename(path)}: {line.get('summary', '')}") + source)
         names[path] = done.certificates[path] = name
         return name
 
     count = 0
     for check in result.outcomes:
+        if not check.ok:  # Coq is asked about outcomes that stand: their obligations are the installed claim's
+            continue
         here = by_folder.get(os.path.dirname(os.path.realpath(check.path)), [])
         for o in check.obligations:
             if o.get("side") != "verify":
@@ -249,7 +251,7 @@ def export(result, folder: str) -> Export:
             count += 1
             item.file, item.statement = f"o{count:04d}.v", statement
             _write(os.path.join(folder, item.file),
-                   f"(* {item.words[:300]} *)\nFrom Coq Require Import Reals QArith.\n"
+                   _comment(item.words) + "From Coq Require Import Reals QArith.\n"
                    f"From AttnProof Require Import KDefs KTable KLower KBridge.\n" + proof)
             done.obligations.append(item)
     _write(os.path.join(folder, "index.json"), json.dumps(
@@ -259,6 +261,15 @@ def export(result, folder: str) -> Export:
                           "certificate": o.certificate, "statement": o.statement, "reason": o.reason}
                          for o in done.obligations]}, indent=1))
     return done
+
+
+def _comment(text: str) -> str:
+    """A Coq comment line saying ``text`` (at most 300 characters): every character but letters, digits,
+    spaces and plain punctuation dropped, so that no text (an outcome's words, a summary) can close the
+    comment, open a string or reach Coq as code."""
+    import re
+
+    return "(* " + re.sub(r"[^A-Za-z0-9 ,.:;=<>+/_\[\]{}^|-]", " ", str(text))[:300] + " *)\n"
 
 
 def _write(path: str, text: str) -> None:
