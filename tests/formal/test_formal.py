@@ -14,8 +14,8 @@ from __future__ import annotations
 import glob
 import json
 import os
-import shutil
 import re
+import shutil
 import subprocess
 import sys
 
