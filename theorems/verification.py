@@ -297,10 +297,11 @@ def run_binding(checks: list[OutcomeCheck], jobs: int = JOBS, process: Binding |
     for c in checks:
         if not c.claim:
             c.binding = "no claim named"
-    answers, _ = _ask(process or start_binding(jobs), todo)
+    builtin = process or start_binding(jobs)
+    answers, _ = _ask(builtin, todo)
     rest = []
     for c in todo:
-        bound, why, point = answers.get(c.path, (False, f"the binding process gave no answer", ""))
+        bound, why, point = answers.get(c.path, (False, f"the binding process gave no answer (exit {builtin.process.returncode})", ""))
         if bound is None:
             rest.append(c)
         c.bound, c.binding, c.point = bool(bound), why, point
