@@ -488,7 +488,7 @@ def _load_scope(scope: str) -> tuple[dict, str, dict]:
     if scope != BUILTIN:
         kind, _, name = scope.partition(":")
         shown = {"file": f"{registration.CONJECTURES_FOLDER}/{name}", "module": f"[tool.attnproof] {name}",
-                 "entry": f"entry point {name}", "env": f"${registration.MODULES_VARIABLE} {name}"}
+                 "entry": f"entry point {name}", "env": f"{registration.MODULES_VARIABLE} module {name}"}
         plugin = {"origin": shown.get(kind, scope), "file": "", "sha256": ""}
         try:
             project = registration.find_project()
