@@ -10,10 +10,8 @@ from theorems import cli
 from .conftest import compile_v
 
 
-def test_export_writes_each_certificate_and_obligation_and_an_index(formal_built, tmp_path, capsys):
-    out = tmp_path / "out"
-    assert cli.main(["check", "three_token_lower_bound", "--jobs", "1", "--out", str(out)]) == 0
-    capsys.readouterr()
+def test_export_writes_each_certificate_and_obligation_and_an_index(formal_built, paper_k_run, tmp_path, capsys):
+    out = paper_k_run / "kernel_rank.three_token_lower_bound"
     target = tmp_path / "coq"
     assert cli.main(["export", "--coq", str(target), str(out)]) == 0
     said = capsys.readouterr().out
@@ -32,9 +30,8 @@ def test_export_writes_each_certificate_and_obligation_and_an_index(formal_built
             assert ran.returncode == 0, (name, ran.stderr)
 
 
-def test_export_never_writes_into_a_folder_that_holds_files(tmp_path, capsys):
-    out = tmp_path / "out"
-    assert cli.main(["check", "rank_two", "--jobs", "1", "--out", str(out)]) == 0
+def test_export_never_writes_into_a_folder_that_holds_files(paper_k_run, tmp_path, capsys):
+    out = paper_k_run / "kernel_rank.rank_two"
     target = tmp_path / "coq"
     target.mkdir()
     (target / "mine.txt").write_text("keep")
