@@ -1,13 +1,15 @@
 """The reduced rank-one LP at scale: per m, rows, columns, build, solve and check time, and the growth exponent.
 
-    nice -n 10 .venv/bin/python bench/scale.py [--m 4,8,16,32,48,64] [--cap SECONDS]
+    nice -n 10 .venv/bin/python bench/scale.py [--m 4,8,16,32,48,64] [--cap SECONDS] [--budget SECONDS]
 
 For exact lengths n = 3, 4, with and without positions, and each m: the rows of the
 whole reduced LP (never written down), the rows row generation used, the columns; the
 time to build the type tables and the start rows, to decide (row generation, then the
 exact certificate), and for the trusted checker to re-check the certificate in reduced
 form (``rank-one-reduced-infeasible``, in process).  Cold: no hint from a smaller m.
-A problem stops growing m once one of its points takes more than ``--cap`` seconds.
+A problem stops growing m once one of its points takes more than ``--cap`` seconds; each
+point is decided within ``--budget`` seconds of wall clock (the claim's budget: past it the
+answer is "unknown", and its reason is printed to stderr).
 Times are CPU seconds of this process (time.process_time: the load of a shared machine
 hardly enters).  The growth exponent is the least-squares slope of log(build + solve) against log m
 over the points with m >= 8.
@@ -27,13 +29,13 @@ from solvers import certificates, lp, trusted  # noqa: E402
 from theorems.kernel_rank import _linearised as lin  # noqa: E402
 
 
-def point(m: int, n: int, positions: bool):
+def point(m: int, n: int, positions: bool, budget: float | None = None):
     start = time.process_time()
     types = lin.ReducedTypes(m, n, positions)
     types.initial_rows()
     build = time.process_time() - start
     start = time.process_time()
-    found = lin.decide_reduced(m, n, positions)
+    found = lin.decide_reduced(m, n, positions, budget)
     solve = time.process_time() - start - build  # decide_reduced builds the tables again
     check, rows_cert = None, None
     if isinstance(found.decision, lp.Infeasible):
@@ -57,6 +59,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--m", default="4,8,16,24,32,48,64")
     parser.add_argument("--cap", type=float, default=150.0)
+    parser.add_argument("--budget", type=float, default=600.0, help="wall-clock seconds per point (0: none)")
     parser.add_argument("--problems", default="3,3p,4,4p", help="n, with p for positions")
     args = parser.parse_args()
     sizes = [int(v) for v in args.m.split(",")]
@@ -68,11 +71,13 @@ def main() -> None:
         n, positions = int(tag[0]), tag.endswith("p")
         timed = []
         for m in sizes:
-            found, cols, build, solve, check, cert_rows = point(m, n, positions)
+            found, cols, build, solve, check, cert_rows = point(m, n, positions, args.budget or None)
             answer = type(found.decision).__name__.lower()
+            if isinstance(found.decision, lp.Unknown):
+                print(f"n = {n}, positions {positions}, m = {m}: unknown: {found.decision.reason}", file=sys.stderr)
             print(f"| {n} | {'yes' if positions else 'no'} | {m} | {found.rows:,} | {found.used:,} | {cols:,} | {answer} | "
                   f"{cert_rows if cert_rows is not None else '-'} | {build:.3f} | {solve:.2f} | "
-                  f"{check:.3f} |" if check is not None else "- |", flush=True)
+                  + (f"{check:.3f} |" if check is not None else "- |"), flush=True)
             if m >= 8:
                 timed.append((m, build + solve))
             if build + solve > args.cap:

@@ -28,7 +28,10 @@ and equilibrate; HiGHS maximises the margin t of the strict rows; a positive mar
 rounded (exactly re-solving the rows tight at the optimum) into a point; otherwise the
 LP's dual, or an explicit LP for (D), gives multipliers whose support is re-solved
 exactly.  If both fail, e.g. for regions thinner than double precision resolves, z3's
-exact simplex decides (P) and then (D) — exact, but far slower on large systems.
+exact simplex decides (P) and then (D) — exact, but far slower on large systems, so it
+runs in the time left (and without a budget in EXACT_FALLBACK_SECONDS), and a system
+whose statement to z3 would not fit that time is refused up front: Unknown, never a
+verdict and never a hang.
 """
 from __future__ import annotations
 
@@ -233,14 +236,21 @@ def _round(v: float, cap: int | None) -> Fraction:
     return Fraction(float(v)) if cap is None else Fraction(round(float(v) * cap), cap)
 
 
-def _near_kernel(eqs: list[dict[int, Fraction]], nunk: int, guess) -> Iterator[list[Fraction]]:
+def _near_kernel(eqs: list[dict[int, Fraction]], nunk: int, guess, deadline=None) -> Iterator[list[Fraction]]:
     """Exact z ∈ Q^nunk with Σ_j c_j z_j = 0 for every equation c, near the float guess.
 
     The reduced row echelon form fixes the pivot unknowns as exact functions of the free
     ones; the free ones are the guess rounded at increasing precision.  Unknowns are
     ordered by increasing |guess| so that pivots fall on the small ones, which rounding
-    would destroy, and the large ones are rounded.
+    would destroy, and the large ones are rounded.  Yields nothing more once ``deadline``
+    (``time.monotonic()``) has passed, and nothing at all when the echelon form, which
+    cannot be interrupted, is estimated not to fit the time left (:data:`_RREF_SECONDS_PER_OP`).
     """
+    if _late(deadline):
+        return
+    if deadline is not None and eqs and \
+            _RREF_SECONDS_PER_OP * len(eqs) * nunk * min(len(eqs), nunk) > deadline - time.monotonic():
+        return
     order = sorted(range(nunk), key=lambda j: abs(float(guess[j])))
     where = {j: k for k, j in enumerate(order)}
     pivots: list[int] = []
@@ -258,6 +268,8 @@ def _near_kernel(eqs: list[dict[int, Fraction]], nunk: int, guess) -> Iterator[l
     free = [k for k in range(nunk) if k not in pivot_set]
     seen = None
     for cap in _DENOMINATORS:
+        if _late(deadline):
+            return
         z: list[Fraction] = [Fraction(0)] * nunk
         for k in free:
             z[k] = _round(guess[order[k]], cap)
@@ -266,6 +278,15 @@ def _near_kernel(eqs: list[dict[int, Fraction]], nunk: int, guess) -> Iterator[l
         if z != seen and any(z):
             seen = z
             yield [z[where[j]] for j in range(nunk)]
+
+
+# flint's rational echelon form of an r × c matrix, per r·c·min(r, c): 0.2–1 ns on the
+# rank-one LP's rows (4,653 × 2,489: 25–30 s of CPU).  An estimate, for refusing only.
+_RREF_SECONDS_PER_OP = 1e-9
+
+
+def _late(deadline) -> bool:
+    return deadline is not None and time.monotonic() > deadline
 
 
 def _power_of_two(v: np.ndarray) -> np.ndarray:
@@ -402,10 +423,11 @@ def _certificate_lp(H: _Homogenised, subset: np.ndarray, time_limit):
     return res, y
 
 
-def _exact_point(system: LinearSystem, H: _Homogenised, xs, t):
+def _exact_point(system: LinearSystem, H: _Homogenised, xs, t, deadline=None):
     """An exact point near the margin LP's optimum (x̃, t) that passes `holds`, or None.
 
-    Rounding happens in the scaled unknowns x̃, where all have comparable size.
+    Rounding happens in the scaled unknowns x̃, where all have comparable size.  None too
+    once ``deadline`` (``time.monotonic()``) has passed.
     """
     n, strict = H.nvars, H.kind == _STRICT
     col = [Fraction(c) for c in H.col]
@@ -427,6 +449,8 @@ def _exact_point(system: LinearSystem, H: _Homogenised, xs, t):
         return bool(np.all(np.where(H.kind == _EQ, np.abs(s) <= tol, s >= -tol)))
 
     for cap in _DENOMINATORS:
+        if _late(deadline):
+            return None
         zs = [_round(v, cap) for v in xs]
         if plausible(zs) and (p := accept(zs)) is not None:
             return p
@@ -434,22 +458,25 @@ def _exact_point(system: LinearSystem, H: _Homogenised, xs, t):
     slack = H.A @ xs - t * strict
     active = np.flatnonzero((H.kind == _EQ) | (np.abs(slack) <= 1e-9 * (1 + rowmax)))
     eqs = []
-    for i in active:
+    for k, i in enumerate(active):
+        if k % 256 == 255 and _late(deadline):
+            return None
         coefs = {j: c * col[j] for j, c in H.row(i).items()}
         if strict[i]:
             coefs[n] = -Fraction(H.scale[i])
         eqs.append(coefs)
-    for z in _near_kernel(eqs, n + 1, list(xs) + [t]):
+    for z in _near_kernel(eqs, n + 1, list(xs) + [t], deadline):
         if (z[n] > 0 or not strict.any()) and (p := accept(z[:n])) is not None:
             return p
     return None
 
 
-def _exact_certificate(system: LinearSystem, H: _Homogenised, y):
+def _exact_certificate(system: LinearSystem, H: _Homogenised, y, deadline=None):
     """Repair float multipliers ỹ of the scaled rows into an exact certificate, or None.
 
     On a support T the exact conditions Σ_{i∈T} y_i h_i = 0 are solved with the free y_i
-    rounded from ỹ_i / s_i; smaller supports (larger cut-offs) are tried after.
+    rounded from ỹ_i / s_i; smaller supports (larger cut-offs) are tried after.  None once
+    ``deadline`` (``time.monotonic()``) has passed.
     """
     ymax = np.abs(y).max(initial=0)
     if not ymax > 0:
@@ -457,6 +484,8 @@ def _exact_certificate(system: LinearSystem, H: _Homogenised, y):
     m = len(system.rows)
     tried = set()
     for cut in (1e-10, 1e-7, 1e-4):
+        if _late(deadline):
+            return None
         support = [int(i) for i in np.flatnonzero(np.abs(y) > cut * ymax)]
         if H.lifted and m not in support:
             # y_m = Σ_{i<m} y_i b'_i, the certificate's slack, may be tiny yet essential.
@@ -468,7 +497,7 @@ def _exact_certificate(system: LinearSystem, H: _Homogenised, y):
         for k, i in enumerate(support):
             for j, c in H.row(i).items():
                 per_var.setdefault(j, {})[k] = c
-        for z in _near_kernel(list(per_var.values()), len(support), y[support] / H.scale[support]):
+        for z in _near_kernel(list(per_var.values()), len(support), y[support] / H.scale[support], deadline):
             kept = [(i, v) for i, v in zip(support, z) if v and i < m]
             if kept:
                 cert = dict(zip([i for i, _ in kept], _primitive([v for _, v in kept])))
@@ -477,26 +506,62 @@ def _exact_certificate(system: LinearSystem, H: _Homogenised, y):
     return None
 
 
-def _exact_arithmetic(system: LinearSystem, time_limit) -> Feasible | Infeasible | None:
+# The exact simplex (z3) is the last resort and is always bounded: without a caller's
+# budget it gets EXACT_FALLBACK_SECONDS.  Stating a system to z3 costs time too (about
+# 60 µs a coefficient through z3's Python API, per alternative, on a 2-core machine), so a
+# system whose statement alone would not fit the time left is refused before a single
+# expression is built.
+EXACT_FALLBACK_SECONDS = 60.0
+_Z3_SECONDS_PER_TERM = 1.5e-4  # both alternatives stated, with margin: an estimate, for refusing only
+
+
+def _z3_terms(system: LinearSystem) -> int:
+    """The size of the statement (coefficients, right-hand sides, rows, unknowns) of one alternative."""
+    return sum(len(row.coefs) + 1 for row in system.rows) + len(system.rows) + system.nvars
+
+
+def _exact_arithmetic(system: LinearSystem, time_limit) -> Feasible | Infeasible | Unknown:
     """z3's exact simplex on (P), then on (D) normalised by  b'·y + Σ_S y_i = 1.
 
-    Returns None when z3 runs out of time (without a limit when time_limit is None).
+    Always bounded: by ``time_limit`` seconds, or :data:`EXACT_FALLBACK_SECONDS` without one.
+    Returns Unknown when the statement is estimated not to fit the time left (refused
+    before it is built), when building it or z3 runs out of time, or when z3's answer does
+    not check exactly.
     """
+    limit = EXACT_FALLBACK_SECONDS if time_limit is None else time_limit
+    deadline = time.monotonic() + limit
+    terms = _z3_terms(system)
+    estimate = _Z3_SECONDS_PER_TERM * terms
+    if estimate > limit:
+        return Unknown(f"exact simplex (z3) not tried: stating {len(system.rows)} rows ({terms} terms) would take"
+                       f" about {estimate:.3g}s, the budget leaves {max(limit, 0):.3g}s")
+
+    def late():
+        return time.monotonic() > deadline
+
+    def spent(stage):
+        return Unknown(f"exact simplex (z3): budget of {limit:.3g}s exhausted {stage}")
+
     xs = [z3.Real(f"x{j}") for j in range(system.nvars)]
     primal = []
     for coefs, sense, rhs, _ in system.rows:
+        if late():  # a clock read per row: nothing beside z3's expressions
+            return spent("stating the system")
         lhs = z3.Sum([_z3_value(c) * xs[j] for j, c in coefs.items()] + [z3.RealVal(0)])
         primal.append(_COMPARE[sense](lhs, _z3_value(rhs)))
-    budget = math.inf if time_limit is None else time_limit
-    result = smt.solve(primal, budget)
+    if late():
+        return spent("stating the system")
+    result = smt.solve(primal, deadline - time.monotonic(), {f"x{j}": x for j, x in enumerate(xs)})
     if result.status == "sat":
         point = [result.model.get(f"x{j}", Fraction(0)) for j in range(system.nvars)]
-        return Feasible(point) if holds(system, point) else None
+        return Feasible(point) if holds(system, point) else Unknown("exact simplex (z3): its point does not hold")
     if result.status != "unsat":
-        return None
+        return Unknown(f"exact simplex (z3) on the system: {result.reason}")
     ys = [z3.Real(f"y{i}") for i in range(len(system.rows))]
     dual, per_var, bound, strict = [], {}, [], []
     for i, row in enumerate(system.rows):
+        if late():
+            return spent("stating the alternative")
         sign, kind = _normal(row)
         if kind != _EQ:
             dual.append(ys[i] >= 0)
@@ -506,15 +571,20 @@ def _exact_arithmetic(system: LinearSystem, time_limit) -> Feasible | Infeasible
             per_var.setdefault(j, []).append(_z3_value(sign * c) * ys[i])
         if row.rhs:
             bound.append(_z3_value(sign * row.rhs) * ys[i])
-    dual += [z3.Sum(terms) == 0 for terms in per_var.values()]
+    for terms in per_var.values():
+        if late():
+            return spent("stating the alternative")
+        dual.append(z3.Sum(terms) == 0)
     b_y = z3.Sum(bound + [z3.RealVal(0)])
     dual += [b_y >= 0, b_y + z3.Sum(strict + [z3.RealVal(0)]) == 1]
-    result = smt.solve(dual, max(1e-3, budget - result.seconds))
+    if late():
+        return spent("stating the alternative")
+    result = smt.solve(dual, deadline - time.monotonic(), {f"y{i}": y for i, y in enumerate(ys)})
     if result.status != "sat":
-        return None
+        return Unknown(f"exact simplex (z3) on the alternative: {result.reason or result.status}")
     support = [i for i in range(len(system.rows)) if result.model.get(f"y{i}")]
     cert = dict(zip(support, _primitive([result.model[f"y{i}"] for i in support])))
-    return Infeasible(cert) if refutes(system, cert) else None
+    return Infeasible(cert) if refutes(system, cert) else Unknown("exact simplex (z3): its certificate does not refute")
 
 
 def _z3_value(q: Fraction):
@@ -526,8 +596,10 @@ def decide(system: LinearSystem, budget: float | None = None) -> Feasible | Infe
 
     Points of homogeneous systems and all certificates are scaled to coprime integers.
     `budget` is a wall-clock limit in seconds for the whole call, checked between stages
-    and passed to HiGHS and z3 as their time limits; running out gives Unknown.  Without
-    a budget the z3 fallback may run long on a large system that defeats the LP route.
+    and inside the exact repairs, and passed to HiGHS and z3 as their time limits; running
+    out gives Unknown.  Every stage is bounded by it; the z3 fallback is bounded even
+    without one (:data:`EXACT_FALLBACK_SECONDS`), and a system too large to state to z3 in
+    the time left is refused up front (:func:`_exact_arithmetic`).
     """
     deadline = None if budget is None else time.monotonic() + budget
 
@@ -555,9 +627,11 @@ def decide(system: LinearSystem, budget: float | None = None) -> Feasible | Infe
     if margin is None:
         reasons.append(f"margin LP: {res.message.strip()}")
     elif margin > 0:
-        point = _exact_point(system, H, res.x[:n], res.x[n])
+        point = _exact_point(system, H, res.x[:n], res.x[n], deadline)
         if point is not None:
             return Feasible(point)
+        if out_of_time():
+            return Unknown(f"budget of {budget}s exhausted rounding the margin LP's point")
         reasons.append(f"margin LP optimum t*={margin:.3g} > 0 but no exact point was found")
 
     candidates = [np.arange(m)]
@@ -569,7 +643,7 @@ def decide(system: LinearSystem, budget: float | None = None) -> Feasible | Infe
             y[ineq] = -np.asarray(res.ineqlin.marginals)
         if eq.any():
             y[eq] = np.asarray(res.eqlin.marginals)
-        if (cert := _exact_certificate(system, H, y)) is not None:
+        if (cert := _exact_certificate(system, H, y, deadline)) is not None:
             return Infeasible(cert)
         support = np.flatnonzero(np.abs(y) > 1e-10 * np.abs(y).max(initial=0))
         if 0 < len(support) < m:
@@ -580,7 +654,7 @@ def decide(system: LinearSystem, budget: float | None = None) -> Feasible | Infe
         cres, y = _certificate_lp(H, subset, remaining())
         if cres.status == 1:
             return Unknown(f"budget of {budget}s exhausted in the certificate LP")
-        if y is not None and (cert := _exact_certificate(system, H, y)) is not None:
+        if y is not None and (cert := _exact_certificate(system, H, y, deadline)) is not None:
             return Infeasible(cert)
         reasons.append(f"certificate LP on {len(subset)} rows gave no exact certificate"
                        f" ({cres.message.strip()})")
@@ -588,13 +662,15 @@ def decide(system: LinearSystem, budget: float | None = None) -> Feasible | Infe
     if margin is not None and -1e-9 < margin <= 0 and not out_of_time():
         # A margin below HiGHS's tolerance, which the exact solve of the tight rows may
         # still find.  Last, because at x̃ = 0 every row is tight.
-        point = _exact_point(system, H, res.x[:n], res.x[n])
+        point = _exact_point(system, H, res.x[:n], res.x[n], deadline)
         if point is not None:
             return Feasible(point)
         reasons.append(f"margin LP optimum t*={margin:.3g}: no exact point near it")
-    if not out_of_time():
+    if out_of_time():
+        reasons.append(f"budget of {budget}s exhausted before the exact simplex (z3)")
+    else:
         verdict = _exact_arithmetic(system, remaining())
-        if verdict is not None:
+        if isinstance(verdict, (Feasible, Infeasible)):
             return verdict
-        reasons.append("exact simplex (z3) gave no verdict in time")
+        reasons.append(verdict.reason if isinstance(verdict, Unknown) else "exact simplex (z3) gave no verdict")
     return Unknown("; ".join(reasons))

@@ -298,3 +298,69 @@ def test_coefficients_beyond_float_range_give_unknown_not_a_crash():
     system = lp.LinearSystem(1)
     system.add({0: Fraction(10**400)}, ">", 1)
     assert isinstance(lp.decide(system), lp.Unknown)
+
+
+# --- the exact fallback is bounded ----------------------------------------------------
+
+def _guarded(call, seconds=300):
+    """call() in a thread; fails (instead of hanging the run) if it has not returned after
+    `seconds` — a guard against hangs only, far above any expected time."""
+    import threading
+
+    out = []
+    worker = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"no answer after {seconds}s"
+    return out[0]
+
+
+@pytest.fixture
+def only_the_exact_fallback(monkeypatch):
+    """The float search fails and finds nothing it can repair: decide falls through to z3 (recorded)."""
+    from types import SimpleNamespace
+
+    failed = SimpleNamespace(status=4, message="failed on purpose", fun=None, x=None)
+    monkeypatch.setattr(lp, "_margin_lp", lambda *args: failed)
+    monkeypatch.setattr(lp, "_certificate_lp", lambda *args: (failed, None))
+    monkeypatch.setattr(lp, "_exact_point", lambda *args: None)
+    monkeypatch.setattr(lp, "_exact_certificate", lambda *args: None)
+    reached = []
+    exact = lp._exact_arithmetic
+
+    def recorded(system, time_limit):
+        reached.append(time_limit)
+        return exact(system, time_limit)
+
+    monkeypatch.setattr(lp, "_exact_arithmetic", recorded)
+    return reached
+
+
+def test_the_exact_fallback_still_decides_a_small_system(only_the_exact_fallback):
+    s = system(2, [({0: 1, 1: 1}, ">=", 1), ({0: 1}, "<", 0), ({1: 1}, "<=", 0)])
+    result = _guarded(lambda: decide(s, budget=60))
+    assert only_the_exact_fallback and isinstance(result, Infeasible) and refutes(s, result.multipliers)
+
+
+def test_a_system_too_large_for_the_budget_is_refused_before_z3(only_the_exact_fallback):
+    s = random_strict(300, 3000, seed=12)  # infeasible; 903,000 terms to state
+    result = _guarded(lambda: decide(s, budget=10.0))
+    assert only_the_exact_fallback, "decide did not reach the exact fallback"
+    assert isinstance(result, Unknown) and "not tried" in result.reason and "budget" in result.reason
+
+
+def test_the_exact_fallback_stops_stating_the_system_when_the_budget_is_spent(monkeypatch, only_the_exact_fallback):
+    monkeypatch.setattr(lp, "_Z3_SECONDS_PER_TERM", 0.0)  # the estimate admits it: the statement itself must stop
+    s = random_strict(300, 3000, seed=12)  # stating it takes about a minute
+    result = _guarded(lambda: decide(s, budget=5.0))
+    assert only_the_exact_fallback
+    assert isinstance(result, Unknown) and "budget" in result.reason
+
+
+def test_without_a_budget_the_exact_fallback_is_bounded_too(monkeypatch, only_the_exact_fallback):
+    monkeypatch.setattr(lp, "EXACT_FALLBACK_SECONDS", 0.5)
+    s = random_strict(60, 600, seed=14)
+    result = _guarded(lambda: decide(s))
+    assert only_the_exact_fallback and only_the_exact_fallback[0] is None
+    assert_sound(s, result)
+    assert isinstance(result, Unknown) and "budget" in result.reason

@@ -50,3 +50,36 @@ def test_timeout_is_unknown_not_sat():
     result = solve([a > 0, b > 0, c > 0, a**3 + b**3 == c**3], budget=0.2)
     assert result.status == "unknown" and result.model is None
     assert result.seconds < 5
+
+
+def test_variables_are_found_once_each_through_shared_subterms():
+    from solvers.smt import _variables
+
+    xs = [z3.Real(f"x{j}") for j in range(300)]
+    total = z3.Sum(xs)
+    constraints = [total > j for j in range(50)] + [xs[0] * 0 == 0, z3.RealVal(1) > 0]
+    found = _variables(constraints)
+    assert set(found) == {f"x{j}" for j in range(300)}
+    assert all(found[f"x{j}"].eq(xs[j]) for j in range(300))
+    assert _variables([z3.Int("k") > z3.RealVal("1/2")]).keys() == {"k"}
+
+
+def test_two_variables_of_one_name_are_refused():
+    result = solve([z3.Real("v") > 0, z3.Int("v") < 3], budget=5)
+    assert result.status == "unknown" and "named" in result.reason
+
+
+def test_given_variables_are_read_and_rechecked():
+    xs = [z3.Real(f"x{j}") for j in range(3)]
+    constraints = [xs[0] + xs[1] > 1, xs[1] - xs[2] == z3.RealVal("1/3")]
+    result = solve(constraints, budget=5, variables={f"x{j}": x for j, x in enumerate(xs)})
+    assert result.status == "sat" and set(result.model) == {"x0", "x1", "x2"}
+    assert recheck(constraints, result.model)
+    # a variable missing from the list stays free in the re-check, which then fails
+    assert not recheck(constraints, result.model, variables={"x0": xs[0], "x1": xs[1]})
+
+
+def test_a_spent_budget_is_unknown_before_z3_runs():
+    x = z3.Real("x")
+    result = solve([x > 1], budget=0)
+    assert result.status == "unknown" and "budget" in result.reason
