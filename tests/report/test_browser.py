@@ -3,7 +3,7 @@
 Needs the Debian packages ``chromium`` and ``chromium-driver`` and the Python
 package ``selenium`` (the ``test`` extra).  Without them the test is skipped
 with the reason, except in CI (``CI=true``), where it fails.  Screenshots go to
-``reports/artifacts/`` (git-ignored).
+the test's temporary folder (pytest's ``tmp_path``), never into the repository.
 """
 
 import os
@@ -15,7 +15,6 @@ from urllib.parse import unquote
 import pytest
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "reports" / "artifacts"
 # Without the networking switches Chromium's background connections are refused here and logged as errors.
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -59,11 +58,10 @@ def errors(driver) -> list:
     return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
 
 
-def screenshot(driver, name: str) -> pathlib.Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+def screenshot(driver, folder: pathlib.Path, name: str) -> pathlib.Path:
     height = driver.execute_script("return document.documentElement.scrollHeight")
     driver.set_window_size(1280, min(max(height, 800), 12000))
-    path = ARTIFACTS / name
+    path = folder / name
     assert driver.save_screenshot(str(path))
     return path
 
@@ -135,7 +133,7 @@ def assert_rendered(driver, name):
     return state
 
 
-def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
+def test_report_opens_from_disk_and_renders_in_chromium(browser, site, tmp_path):
     from selenium.webdriver.common.by import By
 
     browser.get((site / "index.html").as_uri())
@@ -145,7 +143,7 @@ def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
     assert "what the trusted checker accepted" in index["text"]
     nodes = browser.find_elements(By.CSS_SELECTOR, "svg.graph a.node")
     assert len(nodes) >= 2
-    screenshot(browser, "report-index.png")
+    assert screenshot(browser, tmp_path, "report-index.png").stat().st_size > 10_000
 
     # follow the graph: click the node of the claim proved for every parameter
     node = browser.find_element(By.CSS_SELECTOR, 'svg.graph a.node[data-claim="report_test.unipotent_rank"] text')
@@ -157,7 +155,7 @@ def test_report_opens_from_disk_and_renders_in_chromium(browser, site):
     accepted = browser.find_element(By.ID, "accepted-point-default").text
     assert "What the trusted checker accepted" in accepted and "proved for every parameter" in accepted
     assert "symbolic (sympy)" in browser.find_element(By.ID, "standing").text
-    shot = screenshot(browser, "report-claim.png")
+    shot = screenshot(browser, tmp_path, "report-claim.png")
     assert shot.stat().st_size > 10_000
 
     # and back, then along the table to the claim verified up to a size, and on to a paper's claim

@@ -155,12 +155,12 @@ def test_readable_coq_and_the_glossary_come_from_the_files():
         assert {w for s in stated for w in re.findall(r"[a-z_]+", s) if w in words} <= shown
 
 
-def test_the_coq_statements_read_in_a_browser_at_760_px(with_coq, browser):
+def test_the_coq_statements_read_in_a_browser_at_760_px(with_coq, browser, tmp_path):
     """Chromium at 760 px: the Coq statement, its readable form and the rung are on the page as a reader sees
     it, nothing is wider than the window, the mathematics is laid out; the theorem's link lands on its line."""
     from selenium.webdriver.common.by import By
 
-    from .test_browser import ARTIFACTS, READER, assert_rendered
+    from .test_browser import READER, assert_rendered
 
     browser.set_window_size(760, 1000)
     browser.get((with_coq / "claims" / "kernel_rank.three_token_lower_bound.html").as_uri())
@@ -169,10 +169,9 @@ def test_the_coq_statements_read_in_a_browser_at_760_px(with_coq, browser):
     assert f"Theorem K3_rank_one_iff : {formal.statements()['K3_rank_one_iff']}." in " ".join(box.split())
     assert "∀ m : ℕ, 1 ≤ m → (solvable 1 m 3 ↔ m ≤ 3)" in box
     assert "checked by Coq" in browser.find_element(By.ID, "accepted-point-default").text
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     height = browser.execute_script("return document.documentElement.scrollHeight")
     browser.set_window_size(760, min(height, 12000))
-    assert browser.save_screenshot(str(ARTIFACTS / "report-coq-claim-760.png"))
+    assert browser.save_screenshot(str(tmp_path / "report-coq-claim-760.png"))
     browser.set_window_size(760, 1000)
     browser.find_element(By.CSS_SELECTOR, 'a[href="../formal/KTheorems.html#K3_rank_one_iff"]').click()
     assert browser.current_url.endswith("/formal/KTheorems.html#K3_rank_one_iff")

@@ -36,10 +36,20 @@ def test_representatives_meet_every_orbit_once():
 def test_generators_detect_a_non_invariant_table():
     m = 4
     assert orbits.invariant_under_coordinates(lambda q, x: (q & x).bit_count(), m) is None
-    # depends on coordinate 0 specifically: not invariant
-    assert orbits.invariant_under_coordinates(lambda q, x: (q & x & 1), m) is not None
-    # invariant under the transposition (0 1) only: the m-cycle must catch it
-    assert orbits.invariant_under_coordinates(lambda q, x: (q >> 2) & 1, m) is not None
+    swap, cycle = orbits.coordinate_generators(m)
+
+    def moved(table, perm, q, x):  # the table differs at (q, x) from its image under perm
+        return table(orbits.permute_bits(q, perm), orbits.permute_bits(x, perm)) != table(q, x)
+
+    def first(q, x):  # depends on coordinate 0 specifically: the transposition (0 1) moves (1, 1)
+        return q & x & 1
+
+    def third(q, x):  # invariant under the transposition (0 1) only: the m-cycle must catch it, at (2, 0)
+        return (q >> 2) & 1
+
+    assert orbits.invariant_under_coordinates(first, m) == (1, 1) and moved(first, swap, 1, 1)
+    assert not any(moved(third, swap, q, x) for q in range(1 << m) for x in range(1 << m))
+    assert orbits.invariant_under_coordinates(third, m) == (2, 0) and moved(third, cycle, 2, 0)
 
 
 @given(st.integers(0, 6), st.integers(1, 4), st.booleans())

@@ -54,9 +54,22 @@ def test_verify_names_a_tampered_certificate(tmp_path, capsys):
     assert f"REJECTED  {shown}" in text and "DOES NOT STAND" in text and "0 of 1 outcome(s) stand" in text
 
 
-def test_unexpected_outcome_exits_1(tmp_path):
+def test_unexpected_outcome_exits_1(tmp_path, capsys):
+    # at base 2 (beta = ln 2) the softmax head errs by 1/2: refuted, where the claim expects verified
+    out = tmp_path / "o"
     assert main(["check", "softmax_three_tokens", "--param", "base=2", "--param", "m=5",
-                 "--param", "m_tables=1", "--param", "m_rank=1", "--out", str(tmp_path / "o")]) == 1
+                 "--param", "m_tables=1", "--param", "m_rank=1", "--out", str(out), "--json"]) == 1
+    (printed,) = json.loads(capsys.readouterr().out)["outcomes"]
+    (path,) = out.glob("kernel_rank.softmax_three_tokens/*/outcome.json")
+    record = json.loads(path.read_text())
+    assert printed == {**record, "folder": printed["folder"]}
+    assert record["status"] == "refuted" and record["expected"] == "verified" and record["unknown"] is None
+    assert record["counterexample"] == {"error": "1/2", "m": 1, "sequence": ["0", "1", "1"]}
+    assert record["parameters"]["base"] == 2 and record["certificates"]
+    refuting = [d for d in record["discharged"] if d["side"] == "refute"]
+    assert [d["certificate"] for d in refuting] == record["certificates"][:1]
+    assert main(["verify", str(out)]) == 0  # the unexpected outcome stands: the exit status is not a failed check
+    assert "1 of 1 outcome(s) stand" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -118,9 +131,15 @@ def test_verify_of_nothing_is_a_usage_error(tmp_path):
 
 
 def test_new_scaffolds_a_conjecture_that_checks_and_verifies(tmp_path, monkeypatch, capsys):
-    from theorems import core
+    import sys
+
+    from theorems import core, registry
 
     monkeypatch.chdir(tmp_path)
+    # the folders discovery puts on sys.path (this project's), and what the registry knows of them, undone after
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(registry, "_ADDED", [])
+    monkeypatch.setattr(registry, "_FROM_FOLDER", {})
     assert main(["new", "my_conjecture"]) == 0
     assert main(["new", "my_conjecture"]) == 2  # never overwrites
     assert main(["new", "not-an-identifier"]) == 2

@@ -103,16 +103,14 @@ def test_tasks_that_shared_a_pool_with_a_dying_worker_are_not_charged_for_it():
     assert all(results[k] == k * k for k in range(1, 8))
 
 
-def test_a_sweep_on_a_dask_cluster_survives_dying_workers(tmp_path, dying, capsys):
-    distributed = pytest.importorskip("distributed")
+def test_a_sweep_on_a_dask_cluster_survives_dying_workers(tmp_path, dying, capsys, dask_cluster):
     import dask
 
     out = tmp_path / "o"
     # one retry per death, as on the pool (the README's cluster line sets the same); one task per
     # single-thread worker, so a death is charged to the task that ran there and to no queued one
     with dask.config.set({"distributed.scheduler.allowed-failures": 1, "distributed.scheduler.worker-saturation": 1.0}):
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                      host="127.0.0.1") as cluster:
+        with dask_cluster() as cluster:
             assert main(["check", *SWEEP, "--out", str(out), "--scheduler", cluster.scheduler_address]) == 1
             assert_first_sweep(out, dying)
             assert main(["check", *SWEEP, "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0

@@ -69,7 +69,7 @@ def test_a_changed_statement_or_code_is_not_done(tmp_path, capsys):
     path = next(out.glob("*/*/outcome.json"))
     claim = cli.get("kernel_rank.rational_decoding_collision")
     point = claim.point({"L_max": 4})
-    assert sweep.done(str(out), claim, point, path.parent.name) is not None
+    assert sweep.done(str(out), claim, point, path.parent.name) == json.loads(path.read_text())
     for key, value in (("statement", "0" * 64), ("made", {"code": "sha256:other"}), ("parameters", {"L_max": 5})):
         record = json.loads(path.read_text())
         path.write_text(json.dumps(record | {key: value}))
@@ -100,12 +100,10 @@ def test_progress_estimates_what_is_left():
     assert meter.remaining() == 15.0 and "2/4 point(s) done" in meter.line()
 
 
-def test_a_sweep_on_a_dask_cluster_equals_the_local_run(tmp_path, capsys):
-    distributed = pytest.importorskip("distributed")
+def test_a_sweep_on_a_dask_cluster_equals_the_local_run(tmp_path, capsys, dask_cluster):
     local, remote = tmp_path / "local", tmp_path / "dask"
     assert main(["check", *SWEEP, "--out", str(local), "--jobs", "1"]) == 0
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as cluster:
+    with dask_cluster() as cluster:
         assert main(["check", *SWEEP, "--out", str(remote), "--scheduler", cluster.scheduler_address]) == 0
     assert outcomes(local) == outcomes(remote) and len(outcomes(local)) == 3
     assert certificate_bytes(local) == certificate_bytes(remote) and certificate_bytes(local)

@@ -147,6 +147,7 @@ def test_the_checker_passes_its_work_limit_to_the_discharge(tmp_path, monkeypatc
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(resource, "setrlimit", lambda *a: None)
     monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     write(tmp_path / "outcome.json", record([]))
     assert entry.main(["--max-work", "77", str(tmp_path)]) == 0
     assert seen == [77]
@@ -253,6 +254,7 @@ def test_main_caps_itself_at_its_share(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(resource, "setrlimit", lambda which, value: calls.append((which, value)))
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     assert entry.main(["--jobs", "2"]) == 0
     assert calls == [(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))] and entry.memory == 2 * 2**30
 

@@ -1,8 +1,10 @@
 """A fuzzer: real certificates and outcome folders, mutated structurally and numerically.
 
 Whatever the mutation, the checker answers accepted / REJECTED / REFUSED —
-never a traceback, never past a time bound — and a mutated verdict that
-still stands discharges exactly what the claim states.
+never a traceback, never past a time bound; a mutated certificate it accepts
+never discharges what the honest one did unless its judgment is the honest
+one's; and a mutated verdict that still stands discharges exactly what the
+claim states.
 """
 
 import copy
@@ -34,9 +36,22 @@ def outcomes(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def certificates(outcomes):
-    files = sorted(glob.glob(str(outcomes / "**" / "*.cert.json"), recursive=True))
-    assert files, "the quick claims wrote no certificates"
-    return [json.load(open(f, encoding="utf-8")) for f in files]
+    """Each certificate the quick claims wrote, with the judgment the checker accepts from it and the
+    obligations of its outcome that judgment discharges (at least one)."""
+    found = []
+    for record_path in sorted(glob.glob(str(outcomes / "*" / "*" / "outcome.json"))):
+        with open(record_path, encoding="utf-8") as handle:
+            record = json.load(handle)
+        obligations = [o["judgment"] for side in ("verify", "refute") for o in record["obligations"][side]]
+        for name in record["certificates"]:
+            with open(os.path.join(os.path.dirname(record_path), name), encoding="utf-8") as handle:
+                cert = json.load(handle)
+            judgment = core.check(cert, SMALL_WORK).judgment
+            discharged = [o for o in obligations if core.discharges(judgment, o)]
+            assert discharged, f"{record_path}: {name} discharges none of its outcome's obligations"
+            found.append((cert, judgment, discharged))
+    assert found, "the quick claims wrote no certificates"
+    return found
 
 
 VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.integers(10**30, 10**31), st.just("1/0"),
@@ -82,15 +97,22 @@ def _mutate(cert, choice, how, value):
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 10**6), st.sampled_from(["replace", "delete", "bump", "duplicate", "truncate"]), VALUES)
-def test_mutated_certificates_never_crash_the_checker(certificates, which, choice, how, value):
-    cert = _mutate(certificates[which % len(certificates)], choice, how, value)
+def test_mutated_certificates_never_crash_the_checker_nor_pass_for_the_original(certificates, which, choice, how, value):
+    """A mutated certificate is rejected, refused, or accepted with a judgment that is the original's
+    or discharges neither the original's judgment nor any obligation the original discharged: a
+    mutation never passes for what the honest certificate proved."""
+    original, judgment, discharged = certificates[which % len(certificates)]
+    cert = _mutate(original, choice, how, value)
     start = time.monotonic()
     try:
         accepted = core.check(cert, SMALL_WORK)
-        assert isinstance(accepted.judgment, dict) and accepted.judgment.get("judgment")
     except (CertificateError, Refused):
-        pass
+        accepted = None
     assert time.monotonic() - start < 30
+    if accepted is not None and accepted.judgment != judgment:
+        assert isinstance(accepted.judgment, dict) and accepted.judgment.get("judgment")
+        forged = [o for o in [judgment, *discharged] if core.discharges(accepted.judgment, o)]
+        assert not forged, f"a {how} mutation of a {original['kind']} certificate is accepted as {accepted.judgment}, which discharges {forged}"
 
 
 OUTCOME_EDITS = {

@@ -185,6 +185,7 @@ def test_a_foreign_module_by_name_or_by_file_fails_the_run(tmp_path, monkeypatch
     monkeypatch.setattr(entry, "foreign", lambda: found)
     monkeypatch.setattr(resource, "setrlimit", lambda *a: None)
     monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     (tmp_path / "a.cert.json").write_text(json.dumps(C.make("rank-lower", "test.claim", "s" * 64, {}, RANK_LOWER)))
     assert entry.main([str(tmp_path)]) == 1
     cert, done = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -241,4 +241,10 @@ def test_residual_bound_holds_on_random_perturbations(n, N, data):
     """S6 as a property: every random perturbation is within 2 tanh(osc_i/4), row by row."""
     L = [[data.draw(logit) for _ in range(N)] for _ in range(n)]
     E = [[data.draw(logit) for _ in range(N)] for _ in range(n)]
-    accepts("residual-bound", {"logits": L, "approximation": [[a - e for a, e in zip(r, s)] for r, s in zip(L, E)]})
+    S = [[a - e for a, e in zip(r, s)] for r, s in zip(L, E)]
+    judgment, summary = accepts("residual-bound", {"logits": L, "approximation": S})
+    assert judgment == {"judgment": "residual-within", "logits": digest(L), "approximation": digest(S)}
+    assert summary.startswith(f"every row of a {n} x {N} softmax within 2 tanh(osc_i/4)")
+    for r, s, e in zip(L, S, E):  # what was accepted holds, in floats, row by row
+        distance = sum(abs(a - b) for a, b in zip(softmax(r, [1] * N), softmax(s, [1] * N)))
+        assert distance <= 2 * math.tanh(float(max(e) - min(e)) / 4) + 1e-12

@@ -331,12 +331,14 @@ def test_an_unreadable_file_has_no_digest_and_an_outcome_line_has_the_digest_of_
 
 @pytest.fixture
 def limits(monkeypatch):
-    """setrlimit recorded, not called; and no foreign module seen (this pytest process has loaded pytest,
-    whose files lie outside the standard library: test_main_reports_foreign_modules_* look at them)."""
+    """setrlimit recorded, not called; the collector not frozen; and no foreign module seen (this pytest
+    process has loaded pytest, whose files lie outside the standard library: test_main_reports_foreign_modules_*
+    look at them)."""
     calls = []
     monkeypatch.setattr(resource, "setrlimit", lambda which, value: calls.append((which, value)))
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(entry, "memory", entry.memory)  # main() sets it: restored after the test
+    monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     return calls
 
 
@@ -487,6 +489,8 @@ def test_main_goes_on_when_the_memory_cap_cannot_be_set(tmp_path, toy, monkeypat
 
     monkeypatch.setattr(resource, "setrlimit", refuse)
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
+    monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     assert entry.main([put(tmp_path / "a.cert.json", toy_cert(3))]) == 0
     assert lines(capsys)[-1]["ok"] is True
 

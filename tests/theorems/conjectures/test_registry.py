@@ -25,11 +25,15 @@ GOOD = textwrap.dedent('''
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    """An empty project folder as the working directory, with a fresh registry; imported user modules forgotten after."""
+    """An empty project folder as the working directory, with a fresh registry; imported user modules forgotten
+    after, and the folders discovery put on sys.path taken off it again."""
     before = set(sys.modules)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(core.MODULES_VARIABLE, raising=False)
     monkeypatch.setattr(core, "_REGISTRY", {})
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(registration, "_ADDED", [])
+    monkeypatch.setattr(registration, "_FROM_FOLDER", {})
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n", encoding="utf-8")
     yield tmp_path
     for name in set(sys.modules) - before:

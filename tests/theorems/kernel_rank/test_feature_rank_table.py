@@ -143,7 +143,9 @@ def test_the_family_fails_at_m6_with_a_certificate():
 
 def test_rationalised_features_are_rechecked_exactly():
     floats = frt.search_rank(4, 2, seeds=range(3))
-    assert floats is not None
+    assert floats is not None, "no rank-2 features found from 3 seeds"
+    assert [tuple(f.shape) for f in floats] == [(16, 2), (16, 2)]  # (Phi, Psi): one row per token of {0,1}^4
+    assert all((f >= 0).all() for f in floats)  # nonnegative features
     head = frt.exact_head(frt.rationalise(floats[0], 10**6), frt.rationalise(floats[1], 10**6), 4)
     assert head is not None and head[2] < Fraction(1, 2)
     # a rank-one head (second feature dropped) cannot work at m = 4
