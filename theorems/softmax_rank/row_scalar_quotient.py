@@ -95,6 +95,8 @@ def seeded_heads(point: dict) -> list[tuple]:
         X, Y = [_vector(rng, d) for _ in range(n)], [_vector(rng, d) for _ in range(N)]
         WQ, WK = [_vector(rng, d) for _ in range(d)], [_vector(rng, d) for _ in range(d)]
         bQ, bK = _vector(rng, d), _vector(rng, d)
+        while not any(bQ):  # a zero query bias shows nothing visible (about 1 draw in 121 at d = 2): draw again
+            bQ = _vector(rng, d)
         zero = [Fraction(0)] * d
         Q, K = affine(WQ, X, zero), affine(WK, Y, zero)
         out.append((logits(Q, K), logits(Q, affine(WK, Y, bK)), logits(affine(WQ, X, bQ), K)))

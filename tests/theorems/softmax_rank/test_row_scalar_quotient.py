@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from solvers import trusted
 from solvers.trusted.core import digest, discharges
@@ -89,6 +89,7 @@ def test_refuses_bad_dimensions():
 
 @settings(max_examples=6)
 @given(st.integers(0, 10**6))
+@example(385)  # its first draw of the query bias is zero: drawn again, so the visible bias shows
 def test_verified_for_every_seed(seed):
     claim = S4.RowScalarQuotient()
     outcome = claim.check(claim.point({"seed": seed, "heads": 1}))
