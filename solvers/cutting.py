@@ -110,13 +110,18 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
         poll()
         if deadline is not None and remaining() <= 0:
             return Result(lp.Unknown(f"budget of {budget}s exhausted in row generation"), keys, rounds, len(keys), keys)
-        found = _search(system, [coefs(k) for k in keys], remaining())
+        rows = [coefs(k) for k in keys]
+        found = _search(system, rows, remaining())
         if found.x is not None and add(system.violated(found.x, 1 - tolerance)):
             continue
         if found.bounded and add(k for column, upper in found.bounded for k in system.bounding(column, upper)):
             continue  # the box held the search back: the rows that imply it join, and the search repeats
         if found.x is not None:  # x holds every row of R in floats, with margin 1: try it rounded, exactly
             point = _rounded(system, found.x)
+            if point is None:  # x does not round to a point (a psi at or near 0): ask for one with psi >= 1 too
+                scaled = _phase_one(system, rows, remaining(), True)  # positional, as stand-ins in tests take it
+                if scaled is not None and scaled.x is not None:
+                    point = _rounded(system, scaled.x)
             if point is not None:
                 return Result(lp.Feasible(point), [k for k, _, _ in system.fixed] + keys, rounds, len(keys), keys)
         # x holds every row of R in floats, or the generated rows look infeasible in floats:
@@ -221,7 +226,7 @@ def _options(time_limit) -> dict:
     return options
 
 
-def _phase_one(system: Implicit, rows: list, time_limit) -> _Found | None:
+def _phase_one(system: Implicit, rows: list, time_limit, scale_fixed: bool = False) -> _Found | None:
     """``(x, None)`` with ``a_r · x >= 1`` on the generated rows (the strict homogeneous rows,
     scaled), or the rows the float dual weighs when there is none; ``None`` if HiGHS fails.
 
@@ -229,8 +234,15 @@ def _phase_one(system: Implicit, rows: list, time_limit) -> _Found | None:
     are feasible, and otherwise its dual ``y`` (``0 <= y <= 1``, ``y^T A`` vanishing on the
     free columns, ``<= 0`` on the ``>= 0`` ones) is a float Motzkin certificate.  Only the
     signs of ``normal`` and the pinned columns bound x here — a box would cut off the thin
-    cones (``a_r · x >= 1`` fixes the scale)."""
-    strict = [c for _, c, sense in system.fixed if sense == ">"]  # psi > 0 scaled too: x rounds to a point
+    cones (``a_r · x >= 1`` fixes the scale).
+
+    ``scale_fixed``: the strict fixed rows (``psi > 0``) scaled too, ``psi >= 1``, so that x
+    rounds to a point with its margin — asked for only once x of the plain search holds R
+    in floats.  Not in the search itself: there the elastic psi rows change the points
+    and the float certificate's support, and at n = 3, m = 64 (cold) the support they
+    chose held a near-degenerate face (57 rows, independent, sigma_min ~ 9e-11 against
+    441) on which every float certificate of the exact step was spurious (docs/performance.md)."""
+    strict = [c for _, c, sense in system.fixed if sense == ">"] if scale_fixed else []
     n, k = system.nvars, len(strict) + len(rows)
     A_ub = -sps.hstack([_matrix(strict + rows, n), sps.identity(k, format="csr")]).tocsr()
     c = np.concatenate([np.zeros(n), np.ones(k)])
