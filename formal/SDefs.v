@@ -1,0 +1,68 @@
+(** * Paper S, the definitions: row softmax with multiplicities, ℓ1 distances, rank_ε.
+
+    Paper S: "The Approximation Rank of Softmax Attention" (arXiv 2608.28150).
+    Each definition quotes the paper's words as the project reads them
+    (docs/softmax_rank.*.md, theorems/softmax_rank/_definitions.py) and names
+    the Python function it mirrors.  No proof lives in this file.  Plain lists:
+    a row is a [list R], a matrix a list of rows. *)
+
+From Coq Require Import Reals List.
+Import ListNotations.
+Open Scope R_scope.
+
+(** Finite sums over lists. *)
+Definition ssum (l : list R) : R := fold_right Rplus 0 l.
+
+(** The weighted exponentials [w_j e^{l_j}] of a logit row [l] with column
+    multiplicities [w] (positive integers; default 1). *)
+Definition weighted (w : list nat) (l : list R) : list R :=
+  map (fun p => INR (fst p) * exp (snd p)) (combine w l).
+
+(** "attention [A_ij = m_j e^{L_ij} / Σ_k m_k e^{L_ik}]" on one row: the row
+    softmax of [l] with multiplicities [w], i.e. [rowsoftmax(l + log w)], kept
+    exact by carrying [w] as weights.
+    Python: [softmax_rank._definitions.attention] (one row of it). *)
+Definition softmax (w : list nat) (l : list R) : list R :=
+  map (fun x => x / ssum (weighted w l)) (weighted w l).
+
+(** The ℓ1 distance of two rows, [||a − b||_1 = Σ_j |a_j − b_j|].
+    Python: one row of [row_errors]. *)
+Definition l1 (a b : list R) : R :=
+  ssum (map (fun p => Rabs (fst p - snd p)) (combine a b)).
+
+(** "max_i ||A_i − B_i||_1", the max-row-ℓ1 distance of two matrices (lists
+    of rows; 0 for no rows).  Python: [max(row_errors(...))]. *)
+Definition maxrow_l1 (A B : list (list R)) : R :=
+  fold_right Rmax 0 (map (fun p => l1 (fst p) (snd p)) (combine A B)).
+
+(** B has the shape of A: as many rows, and each row as many entries. *)
+Definition same_shape (A B : list (list R)) : Prop :=
+  length A = length B /\ Forall2 (fun a b => length a = length b) A B.
+
+(** "rank B ≤ k": [B = L · R] with inner dimension k, over the reals;
+    [L : n × k] and [R : k × N] are read as functions of their indices.
+    Python: [upper]'s [B = F G] ([product]). *)
+Definition rank_le (k : nat) (B : list (list R)) : Prop :=
+  exists (L Rt : nat -> nat -> R),
+    forall i j, (i < length B)%nat -> (j < length (nth i B []))%nat ->
+      nth j (nth i B []) 0 = ssum (map (fun t => L i t * Rt t j) (seq 0 k)).
+
+(** "rank_ε(A) = min { rank B : B real n × N, max_i ||A_i − B_i||_1 ≤ ε }"
+    (B unrestricted).  [approx_rank_ge A eps r] is rank_ε(A) ≥ r: no B of
+    A's shape within ε has rank at most k < r (for r ≥ 1: not rank_le (r−1) B).
+    Python: the [lower] certificate's claim [rank_eps(A) >= |R|]. *)
+Definition approx_rank_ge (A : list (list R)) (eps : R) (r : nat) : Prop :=
+  forall B, same_shape A B -> maxrow_l1 A B <= eps ->
+    forall k, (k < r)%nat -> ~ rank_le k B.
+
+(** rank_ε(A) ≤ r: some B of A's shape within ε has rank at most r.
+    Python: the [upper] certificate's claim [rank_eps(A) <= k]. *)
+Definition approx_rank_le (A : list (list R)) (eps : R) (r : nat) : Prop :=
+  exists B, same_shape A B /\ maxrow_l1 A B <= eps /\ rank_le r B.
+
+(** For the duality (S1): the dot product of a row with a vector, the ℓ1
+    norm of a row, and the sign vector [sign(M_i) ∈ {−1, 1}^N] (sign 0 = 1). *)
+Definition rdot (m v : list R) : R := ssum (map (fun p => fst p * snd p) (combine m v)).
+Definition l1norm (m : list R) : R := ssum (map Rabs m).
+Definition sgn (x : R) : R := if Rle_dec 0 x then 1 else -1.
+Definition sign_vector (m : list R) : list R := map sgn m.
