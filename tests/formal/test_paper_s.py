@@ -1,4 +1,4 @@
-"""Paper S in Coq (begun): SDefs.v holds definitions only, and every theorem of SLemmas.v and SRank.v rests
+"""Paper S in Coq (begun): SDefs.v holds definitions only, and every theorem of SLemmas.v, SRank.v and SGrouped.v rests
 only on the standard reals' axioms: the two every real-number proof brings, and for the statements about softmax (which
 mention ``exp``, defined as the limit of its series) the third, ``ClassicalDedekindReals.sig_not_dec``."""
 
@@ -16,7 +16,7 @@ WITH_EXP = ["ClassicalDedekindReals.sig_not_dec", *STANDARD]
 THEOREMS = {"S4_row_scalar_quotient": WITH_EXP, "multiplicity_lemma": WITH_EXP,
             "S1_duality_bound": STANDARD, "S1_sign_attains": STANDARD,
             "columns_dependent": STANDARD, "diagonally_dominant_kernel": STANDARD,
-            "diagonally_dominant_full_rank": STANDARD}
+            "diagonally_dominant_full_rank": STANDARD, "grouped_lower_bound": STANDARD}
 
 
 def _code(path: str) -> str:
@@ -30,7 +30,7 @@ def test_the_paper_s_definitions_file_holds_no_proof():
 
 
 def test_paper_s_theorems_rest_only_on_the_standard_reals_axioms(formal_built, tmp_path):
-    source = "From AttnProof Require Import SLemmas SRank.\n" + "".join(f"Print Assumptions {n}.\n" for n in THEOREMS)
+    source = "From AttnProof Require Import SLemmas SRank SGrouped.\n" + "".join(f"Print Assumptions {n}.\n" for n in THEOREMS)
     ran = compile_v(formal_built, tmp_path, "assumptions_s", source)
     assert ran.returncode == 0, ran.stderr
     blocks = ran.stdout.split("Axioms:")[1:]
