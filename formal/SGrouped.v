@@ -4,12 +4,9 @@
     [A_i(G_i) − Σ_{k≠i} |A_i(G_k)| > ε] on every i ∈ R give [rank_ε(A) ≥ |R|]. *)
 
 From Coq Require Import Reals List Lra Lia.
-From AttnProof Require Import SDefs SRank.
+From AttnProof Require Import SDefs SLemmas SRank.
 Import ListNotations.
 Open Scope R_scope.
-
-Lemma ssum_cons (x : R) (l : list R) : ssum (x :: l) = x + ssum l.
-Proof. reflexivity. Qed.
 
 Lemma ssum_app l1 l2 : ssum (l1 ++ l2) = ssum l1 + ssum l2.
 Proof. induction l1 as [|x l IH]; unfold ssum in *; simpl; [ring | rewrite IH; ring]. Qed.
