@@ -3,7 +3,7 @@
 Cones.  For a query q, let ``G_q`` be the set of kernel rows ``k`` (``k >= 0`` on the tokens)
 for which some readout row solves every sequence of exact length n with query q: with
 ``P = k U`` the conditions ``|sum_j P(x_j) / sum_j k(x_j) - T| < 1/2`` are the strict
-homogeneous rows of :func:`solvers.trusted.linear._ratio_row` in ``(k, P)``, so ``G_q`` is a
+homogeneous rows of :func:`solvers.trusted.core.ratio_row` in ``(k, P)``, so ``G_q`` is a
 convex cone (the projection of a polyhedral one), and every row ``K[q, .]`` of a head
 ``K = Phi Psi^T`` solving the task lies in ``G_q`` (the direction used here).
 
@@ -30,9 +30,14 @@ a certificate at m holds at every m' >= m (restrict a head at m' to the padded t
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from solvers.trusted.core import integer, kind, listof, require, token
-from solvers.trusted.linear import HALF, TARGET, _entry, _motzkin_refutes, _multiplier, _ratio_row, _target
+from solvers.trusted.core import entry as _entry, min_ip as _target, motzkin_refutes as _motzkin_refutes
+from solvers.trusted.core import multiplier as _multiplier, ratio_row as _ratio_row
+
+HALF = Fraction(1, 2)
+TARGET = "min-ip"
 
 MAX_QUERIES = 9  # the search over linear orders is at most 9!/2 insertions deep
 

@@ -1,7 +1,8 @@
-"""The core of the trusted checker: envelope, readers, judgments, dispatch.
+"""The core of the trusted checker: envelope, readers, judgments and their implication rules, dispatch.
 
 A certificate is a JSON envelope (format, version, kind, claim, statement,
-parameters, data).  Its kind names a checker in one of the family modules;
+parameters, data).  Its kind names a checker in one family module (imported
+only when a certificate of one of its kinds is read, see :data:`FAMILIES`);
 the checker re-checks ``data`` exactly and, when it accepts, returns the
 **judgment** the data proves, as data in the checker's own vocabulary, e.g.::
 
@@ -18,12 +19,14 @@ holds at a smaller one).  Nothing else discharges anything.
 Before a kind does any work it estimates the work the data asks for; above
 ``max_work`` the certificate is refused with the estimate.  Numbers are
 read strictly: ints (never booleans) or strings ``"p/q"`` of bounded length.
-Standard library and python-flint only (the family modules use flint).
+:func:`certificate` is the whole path of one file: bounded read, parse,
+envelope, dispatch, judgment.  Standard library and python-flint only.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import math
 import re
@@ -32,19 +35,36 @@ from typing import NamedTuple
 
 import flint
 
-from solvers.trusted.parse import MAX_DIGITS, Refused
+from solvers.trusted.parse import MAX_DIGITS, Refused, loads, read
 
 FORMAT = "attnproof-certificate"
 VERSION = 1
 ENVELOPE_KEYS = ("format", "version", "kind", "claim", "statement", "parameters", "data")
 MAX_WORK = 2 * 10**8  # elementary exact operations a certificate may ask for by default
+memory = 8 * 1024**3  # the address space a process of the checker may use, as the runner capped it (for messages)
+
+# The family module of each kind.  A family imports the core only (never another family), and is
+# imported the first time a certificate of one of its kinds is read: a run reads no family it does not use.
+FAMILIES = {
+    "cones": ("rank-two-betweenness",),
+    "counting": ("base-decoding", "behaviour-rank", "decoding-collision", "fooling-family", "prefix-behaviours", "surd-decoding"),
+    "evaluation": ("exhaustive", "multi-head-exhaustive", "polynomial-readout-table", "rank-one-positional-witness",
+                   "threshold-polynomial"),
+    "scores": ("score-counterexample", "score-statistic"),
+    "extrapolation": ("two-token-extrapolation",),
+    "geometry": ("circle-anchors", "visible-one-anchors", "visible-one-anchors-every"),
+    "intervals": ("approx-rank-lower", "approx-rank-lower-ball", "approx-rank-lower-points", "approx-rank-lower-scaled",
+                  "approx-rank-upper", "approx-rank-upper-ball", "approx-rank-upper-points", "approx-rank-upper-scaled",
+                  "attention-differs", "residual-bound", "residual-two-point"),
+    "linear": ("box-refutation", "kernel-row-infeasible", "rank-one-infeasible", "rank-one-reduced-infeasible",
+               "readout-infeasible"),
+    "ranks": ("duality", "rank-lower", "rank-upper", "row-shift", "visible-dimension"),
+}
+FAMILY_OF = {name: family for family, names in FAMILIES.items() for name in names}
 
 
 class CertificateError(ValueError):
     """A certificate that is malformed or does not prove what it says (REJECTED)."""
-
-
-__all__ = ["CertificateError", "Refused", "Accepted", "check", "kind", "discharges", "digest", "encode"]
 
 
 def require(condition: bool, message: str) -> None:
@@ -64,8 +84,6 @@ def fmpq_matrix(M: list[list[Fraction]]) -> "flint.fmpq_mat":
 
 
 _RATIONAL = re.compile(r"-?[0-9]{1,%d}(/[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS))
-
-
 _SMALL: dict[int, Fraction] = {}  # |i| <= 1024, filled as read: a Fraction is immutable, so one serves every equal entry
 
 
@@ -161,6 +179,63 @@ def digits_of(rows) -> int:
         for v in row if isinstance(row, list) else ():
             longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
     return longest
+
+
+# ------------------------------------------- Motzkin combinations (shared by the linear families)
+
+def multiplier(value) -> Fraction:
+    """A Motzkin multiplier: an exact number >= 0."""
+    y = rational(value, "multiplier")
+    require(y >= 0, f"multiplier {y} is negative")
+    return y
+
+
+def entry(value, size: int, what: str) -> list:
+    """A list of exactly ``size`` items (a row of a certificate), or a rejection saying what it should be."""
+    require(isinstance(value, list) and len(value) == size, f"each {what}")
+    return value
+
+
+def min_ip(seq: list[int], q: int) -> int:
+    """The Min-IP target ``T(X) = min_j <x_j, q>`` of a sequence of tokens (as integers), query q."""
+    return min((x & q).bit_count() for x in seq)
+
+
+def motzkin_refutes(rows, multipliers, what: str) -> None:
+    """Raise unless ``multipliers`` prove the rows ``sum_k coefs[k] x_k (> or >=) rhs`` have no
+    common real solution.  Motzkin: every ``y_i >= 0``, ``sum_i y_i coefs_i = 0`` and either
+    ``sum_i y_i rhs_i > 0``, or ``= 0`` with ``y_i > 0`` on a strict row (a solution would
+    give ``0 >= sum_i y_i rhs_i``, strictly when a strict row is used)."""
+    require(len(rows) == len(multipliers), f"{what}: {len(rows)} rows but {len(multipliers)} multipliers")
+    total: dict = {}
+    bound, strict = Fraction(0), False
+    for (coefs, sense, rhs), y in zip(rows, multipliers):
+        require(y >= 0, f"{what}: negative multiplier {y}")
+        if y == 0:
+            continue
+        strict |= sense == ">"
+        for key, c in coefs.items():
+            total[key] = total.get(key, 0) + y * c
+        bound += y * rhs
+    left = sorted((str(k) for k, v in total.items() if v), key=len)[:3]
+    require(not left, f"{what}: the combination leaves the unknowns {left} (it must vanish)")
+    require(bound > 0 or (bound == 0 and strict), f"{what}: the combination gives no contradiction (sum {bound}, strict row used: {strict})")
+
+
+def ratio_row(side, terms, target: int):
+    """The strict row of one side of one sequence; ``terms`` = per position ``(weight key, P key)``.
+
+    A head outputs ``y = sum_j k_j U_j / sum_j k_j`` (weights ``k_j >= 0``, positive sum); with
+    ``P_j = k_j U_j``, ``|y - T| < 1/2`` is the pair of strict homogeneous rows
+    ``lo: sum P - (T - 1/2) sum k > 0`` and ``hi: (T + 1/2) sum k - sum P > 0``, so every head
+    solving a sequence satisfies both rows of it, and a Motzkin combination of rows refutes every head."""
+    require(side in ("lo", "hi"), f"side must be 'lo' or 'hi', got {str(side)[:20]!r}")
+    sign, level = (1, target - Fraction(1, 2)) if side == "lo" else (-1, target + Fraction(1, 2))
+    coefs: dict = {}
+    for k_key, p_key in terms:
+        coefs[p_key] = coefs.get(p_key, 0) + sign
+        coefs[k_key] = coefs.get(k_key, 0) - sign * level
+    return coefs, ">", Fraction(0)
 
 
 # -------------------------------------------------------------- judgments
@@ -262,7 +337,7 @@ def discharges(judgment: dict, obligation: dict) -> bool:
 
 # ------------------------------------------------------------------ dispatch
 
-# kind name -> (the data fields it reads, its work estimate, its checker)
+# kind name -> (the data fields it reads, its work estimate, its checker), filled as the families are imported
 KINDS: dict = {}
 
 
@@ -278,10 +353,14 @@ def kind(name: str, *fields: str, work, digits: bool = True):
     for, from sizes alone, before anything is computed; the checker returns
     ``(judgment, summary)``.  With ``digits`` (kinds whose estimate counts
     entries, not digits) the core scales the estimate by the size of the
-    numbers, see :func:`number_size`.
+    numbers, see :func:`number_size`.  A kind of :data:`FAMILIES` is registered
+    by the family it names, once.
     """
 
     def register(function):
+        family = function.__module__.rpartition(".")[2]
+        if name in FAMILY_OF and (FAMILY_OF[name] != family or name in KINDS):  # the table and the module agree
+            raise ValueError(f"kind {name!r} registered by {family}, but FAMILIES says {FAMILY_OF[name]}")
         KINDS[name] = (fields, (lambda data: work(data) * _size_factor(data)) if digits else work, function)
         return function
 
@@ -341,7 +420,9 @@ def check(cert, max_work: int = MAX_WORK) -> Accepted:
     """
     envelope(cert)
     name = cert["kind"]
-    require(name in KINDS, f"unknown certificate kind {name[:40]!r}; known kinds: {sorted(KINDS)}")
+    require(name in FAMILY_OF or name in KINDS, f"unknown certificate kind {name[:40]!r}; known kinds: {sorted({*FAMILY_OF, *KINDS})}")
+    if name not in KINDS:  # its family's first certificate: importing the module registers its kinds
+        importlib.import_module(f"solvers.trusted.{FAMILY_OF[name]}")
     fields, work, function = KINDS[name]
     data = cert["data"]
     extra, missing = sorted(set(data) - set(fields)), sorted(set(fields) - set(data))
@@ -358,3 +439,25 @@ def check(cert, max_work: int = MAX_WORK) -> Accepted:
         # a safety net: each kind validates its data, so reaching this is a malformed file, never an acceptance
         raise CertificateError(f"{name}: malformed data ({type(exc).__name__}: {str(exc)[:80]})") from None
     return Accepted(encode(judgment), summary)
+
+
+def certificate(path: str, max_work: int = MAX_WORK) -> tuple[dict, tuple]:
+    """Check one file; never raises.  Returns its line (``accepted``, ``REJECTED`` or ``REFUSED``, with
+    the sha256 of the bytes judged) and ``(status, envelope, judgment)``, the envelope reduced to what a
+    verdict compares (claim, statement, parameters)."""
+    line = {"type": "certificate", "path": path}
+    try:
+        raw = read(path)
+        line["sha256"] = hashlib.sha256(raw).hexdigest()  # the bytes judged: verify refuses them changed later
+        cert = loads(raw)
+        accepted = check(cert, max_work)
+    except Refused as exc:
+        return line | {"status": "REFUSED", "reason": str(exc)}, ("refused", None, None)
+    except CertificateError as exc:
+        return line | {"status": "REJECTED", "reason": str(exc)}, ("rejected", None, None)
+    except MemoryError:
+        return line | {"status": "REFUSED", "reason": f"needs more than {memory / 2**30:.1f} GiB"}, ("refused", None, None)
+    except Exception as exc:  # a kind that failed to validate its input: rejected, and the run goes on
+        return line | {"status": "REJECTED", "reason": f"the checker failed on this input ({type(exc).__name__})"}, ("rejected", None, None)
+    line |= {"status": "accepted", "summary": accepted.summary, "judgment": accepted.judgment, "kind": cert["kind"], "claim": cert["claim"]}
+    return line, ("accepted", {key: cert[key] for key in ("claim", "statement", "parameters")}, accepted.judgment)

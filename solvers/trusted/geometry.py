@@ -50,14 +50,9 @@ Judgments (fields exactly as listed):
 * ``approx-rank-at-most {instance, n, epsilon, bound}`` (kind
   ``visible-one-anchors``): the same for one named instance of integer-scaled
   logits ``L = scale N``, ``digest({"scale": scale, "integers": N, "multiplicities": m})``.
-* ``approx-rank-at-least`` / ``approx-rank-at-most {instance, n, epsilon, bound}``
-  (kinds ``approx-rank-lower-scaled`` / ``-upper-scaled``): the checks of
-  ``intervals.py`` (grouped columns; an explicit B) on such an instance — its
-  exponentials are ``e^{scale d}`` for the few distinct integer gaps d in a row, not one per entry.
-* the same with a field ``ball`` (kinds ``approx-rank-lower-ball`` /
-  ``-upper-ball``): the points instances of ``intervals.py`` (self-attention
-  ``beta X X^T`` with multiplicities), ``ball: d`` when every point has
-  ``|x|^2 <= 1`` exactly, else ``false`` (in place of ``sphere``).
+
+The finite-instance checks on such instances (grouped columns, an explicit B, on
+integer-scaled logits or points in the ball) are kinds of ``intervals.py``.
 """
 
 from __future__ import annotations
@@ -67,7 +62,6 @@ from itertools import chain
 
 import flint
 
-from solvers.trusted import intervals
 from solvers.trusted.core import CertificateError, digest, integer, kind, lcm_denominator, length_of, listof, matrix, rational, require, width_of
 
 PRECISIONS = (64, 128, 256, 512)
@@ -184,6 +178,21 @@ def spread_of_integers(N: list[list[int]]) -> Fraction:
     return Fraction((max(column) - min(column)) * (max(top) - min(top)), abs(p) * n * w)
 
 
+def _scaled_name(data: dict) -> dict:
+    """The judgment fields naming the instance ``rowsoftmax(scale N + 1 (log m)^T)``: N a rectangular
+    integer matrix (entries of at most 1000 bits), m positive integers, one per column;
+    ``digest({"scale": scale, "integers": N, "multiplicities": m})`` and n, the rows of N."""
+    N = listof(data["integers"], "integers", 1)
+    require(all(isinstance(r, list) for r in N), "integers must be a list of rows")
+    width = len(N[0])
+    require(width >= 1 and all(len(r) == width for r in N), f"integers rows must all have {width} >= 1 entries")
+    flat = list(chain.from_iterable(N))  # every entry an int (never a boolean): builtins over the flat entries
+    require(set(map(type, flat)) == {int}, "integers entries must be integers")
+    require(max(max(flat), -min(flat)).bit_length() <= 1000, "an integers entry has more than 1000 bits")
+    m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", width, width)]
+    return {"instance": digest({"scale": rational(data["scale"], "scale"), "integers": N, "multiplicities": m}), "n": len(N)}
+
+
 @kind("visible-one-anchors", "construction", "scale", "integers", "multiplicities", "epsilon", "bound",
       work=lambda d: 20 * length_of(d["integers"]) * width_of(d["integers"]), digits=False)
 def _visible_one_instance(data: dict):
@@ -193,84 +202,10 @@ def _visible_one_instance(data: dict):
     The multiplicities are more key biases ``log m_j``: they change neither the spread nor the lemma
     (it holds for any weights)."""
     construction = _construction(data["construction"])
-    rows, _, m, fields = _scaled_instance(data)
-    scale = rational(data["scale"], "scale")
+    scale, fields = rational(data["scale"], "scale"), _scaled_name(data)
     eps = _epsilon(data["epsilon"])
     bound = integer(data["bound"], "bound", 1)
     spread = abs(scale) * spread_of_integers(data["integers"])  # S(scale N) = |scale| S(N): every step in integers
     visible_one_bound_holds(construction, spread, eps, bound)
     judgment = {"judgment": "approx-rank-at-most", **fields, "epsilon": eps, "bound": bound}
     return judgment, f"rank_eps <= {bound} at eps = {eps} on instance {fields['instance'][:15]} (rank-one interaction, spread {spread}; {construction})"
-
-
-# ------------------------------------------- instances: integer-scaled logits, points in the ball
-
-
-def _scaled_instance(data: dict):
-    """Logits ``L = scale * N`` (N an integer matrix, scale rational) with column multiplicities m, named
-    ``digest({"scale": scale, "integers": N, "multiplicities": m})``; the shifted exponentials of its
-    rows (``intervals._instance``'s contract) are ``e^{scale d}`` for integers d, one arb exp per distinct d."""
-    scale = rational(data["scale"], "scale")
-    N = listof(data["integers"], "integers", 1)
-    require(all(isinstance(r, list) for r in N), "integers must be a list of rows")
-    width = len(N[0])
-    require(width >= 1 and all(len(r) == width for r in N), f"integers rows must all have {width} >= 1 entries")
-    # every entry an int (never a boolean) of at most 1000 bits: builtins over the flat entries, no per-entry call
-    flat = list(chain.from_iterable(N))
-    require(set(map(type, flat)) == {int}, "integers entries must be integers")
-    require(max(max(flat), -min(flat)).bit_length() <= 1000, "an integers entry has more than 1000 bits")
-    m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", width, width)]
-
-    def exps_of(indices):
-        # row i shifted by c_i = scale * (its largest N_ij when scale >= 0, else its smallest): the
-        # exponents scale * d, d = N_ij - that entry, are few distinct integers: one exp each
-        pick = max if scale >= 0 else min
-        gaps = [[v - top for v in N[i]] for i, top in zip(indices, [pick(N[i]) for i in indices])]
-        s = _arb(scale)
-        exp_of = {d: (s * d).exp() for d in set().union(*gaps)}
-        return [list(map(exp_of.__getitem__, row)) for row in gaps]
-
-    fields = {"instance": digest({"scale": scale, "integers": N, "multiplicities": m}), "n": len(N)}
-    return len(N), exps_of, m, fields
-
-
-def _scaled_work(data: dict, per_row: int) -> int:
-    rows, width = length_of(data["integers"]), width_of(data["integers"])
-    return rows * width + 5 * per_row * width * 8
-
-
-@kind("approx-rank-lower-scaled", "scale", "integers", "multiplicities", "epsilon", "rows", "groups",
-      work=lambda d: _scaled_work(d, length_of(d["rows"])), digits=False)
-def _lower_scaled(data: dict):
-    """As ``approx-rank-lower`` for the logits ``scale * N`` (N integer): ``rank_eps >= |R|`` on the named instance."""
-    return intervals._grouped_lower(data, _scaled_instance)
-
-
-@kind("approx-rank-upper-scaled", "scale", "integers", "multiplicities", "epsilon", "left", "right",
-      work=lambda d: _scaled_work(d, length_of(d["integers"]) * max(1, length_of(d["right"]))), digits=False)
-def _upper_scaled(data: dict):
-    """As ``approx-rank-upper`` for the logits ``scale * N`` (N integer): ``rank_eps <= k`` on the named instance."""
-    return intervals._explicit_upper(data, _scaled_instance)
-
-
-def _ball_instance(data: dict):
-    """``intervals._instance`` for points, with ``ball: d`` when every point has ``|x|^2 <= 1`` exactly
-    (the closed unit ball), else ``ball: false``, in place of the sphere field."""
-    rows, exps_of, m, fields = intervals._instance(data)
-    X = matrix(data["points"], "points")
-    inside = all(sum((v * v for v in x), Fraction(0)) <= 1 for x in X)
-    fields = {k: v for k, v in fields.items() if k != "sphere"}
-    fields["ball"] = len(X[0]) if inside else False
-    return rows, exps_of, m, fields
-
-
-@kind("approx-rank-lower-ball", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=intervals._lower_work, digits=False)
-def _lower_ball(data: dict):
-    """As ``approx-rank-lower-points``, the judgment saying ``ball: d`` when every point lies in the closed unit ball."""
-    return intervals._grouped_lower(data, _ball_instance)
-
-
-@kind("approx-rank-upper-ball", "points", "beta", "multiplicities", "epsilon", "left", "right", work=intervals._upper_work, digits=False)
-def _upper_ball(data: dict):
-    """As ``approx-rank-upper-points``, the judgment saying ``ball: d`` when every point lies in the closed unit ball."""
-    return intervals._explicit_upper(data, _ball_instance)

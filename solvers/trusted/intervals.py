@@ -17,13 +17,20 @@ An **instance** names A exactly, as a digest (``core.digest``) of
   equals ``rank_eps(W)``, so every bound below holds for both.  These
   judgments carry one more field, ``sphere``: the dimension d when every
   point has ``|x|^2 = 1`` exactly (X lies on the unit sphere ``S^{d-1}``),
-  else ``false``.
+  else ``false``; or
+* ``{"scale": s, "integers": N, "multiplicities": m}`` (the ``-scaled``
+  kinds): logits ``L = s N`` (N an integer matrix), ``n`` = the rows of N; its
+  exponentials are ``e^{s d}`` for the few distinct integer gaps d in a row.
+
+The ``-ball`` kinds name points instances as the ``-points`` kinds do, with
+``ball: d`` (every point has ``|x|^2 <= 1`` exactly) or ``false`` in place of
+``sphere``.
 
 Judgments (fields exactly as listed):
 
-* ``approx-rank-at-least {instance, n, epsilon, bound[, sphere]}``:
+* ``approx-rank-at-least {instance, n, epsilon, bound[, sphere | ball]}``:
   ``rank_eps(A) >= bound`` for the named instance.
-* ``approx-rank-at-most {instance, n, epsilon, bound[, sphere]}``:
+* ``approx-rank-at-most {instance, n, epsilon, bound[, sphere | ball]}``:
   ``rank_eps(A) <= bound``.
 * ``residual-within {logits, approximation}``: for every row i,
   ``||rowsoftmax(L)_i - rowsoftmax(L')_i||_1 <= 2 tanh(osc_i / 4)``, where
@@ -41,6 +48,7 @@ bits); an undecided comparison rejects the certificate.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import chain
 
 import flint
 
@@ -287,6 +295,79 @@ def _explicit_upper(data: dict, instance=None):
     k = len(G)
     judgment = {"judgment": "approx-rank-at-most", **fields, "epsilon": eps, "bound": k}
     return judgment, f"rank_eps <= {k} at eps = {_short(eps)} on instance {fields['instance'][:15]} (n = {fields['n']}{_sphere(fields)}; B = F G, every row within eps in arb)"
+
+
+# ------------------------------------------- instances: integer-scaled logits, points in the ball
+
+
+def _scaled_instance(data: dict):
+    """Logits ``L = scale * N`` (N an integer matrix, scale rational) with column multiplicities m, named
+    ``digest({"scale": scale, "integers": N, "multiplicities": m})``; the shifted exponentials of its
+    rows (the contract of :func:`_instance`) are ``e^{scale d}`` for integers d, one arb exp per distinct d."""
+    scale = rational(data["scale"], "scale")
+    N = listof(data["integers"], "integers", 1)
+    require(all(isinstance(r, list) for r in N), "integers must be a list of rows")
+    width = len(N[0])
+    require(width >= 1 and all(len(r) == width for r in N), f"integers rows must all have {width} >= 1 entries")
+    # every entry an int (never a boolean) of at most 1000 bits: builtins over the flat entries, no per-entry call
+    flat = list(chain.from_iterable(N))
+    require(set(map(type, flat)) == {int}, "integers entries must be integers")
+    require(max(max(flat), -min(flat)).bit_length() <= 1000, "an integers entry has more than 1000 bits")
+    m = [integer(v, "multiplicity", 1) for v in listof(data["multiplicities"], "multiplicities", width, width)]
+
+    def exps_of(indices):
+        # row i shifted by c_i = scale * (its largest N_ij when scale >= 0, else its smallest): the
+        # exponents scale * d, d = N_ij - that entry, are few distinct integers: one exp each
+        pick = max if scale >= 0 else min
+        gaps = [[v - top for v in N[i]] for i, top in zip(indices, [pick(N[i]) for i in indices])]
+        s = _arb(scale)
+        exp_of = {d: (s * d).exp() for d in set().union(*gaps)}
+        return [list(map(exp_of.__getitem__, row)) for row in gaps]
+
+    fields = {"instance": digest({"scale": scale, "integers": N, "multiplicities": m}), "n": len(N)}
+    return len(N), exps_of, m, fields
+
+
+def _scaled_work(data: dict, per_row: int) -> int:
+    rows, width = length_of(data["integers"]), width_of(data["integers"])
+    return rows * width + 5 * per_row * width * 8
+
+
+@kind("approx-rank-lower-scaled", "scale", "integers", "multiplicities", "epsilon", "rows", "groups",
+      work=lambda d: _scaled_work(d, length_of(d["rows"])), digits=False)
+def _lower_scaled(data: dict):
+    """As ``approx-rank-lower`` for the logits ``scale * N`` (N integer): ``rank_eps >= |R|`` on the named instance."""
+    return _grouped_lower(data, _scaled_instance)
+
+
+@kind("approx-rank-upper-scaled", "scale", "integers", "multiplicities", "epsilon", "left", "right",
+      work=lambda d: _scaled_work(d, length_of(d["integers"]) * max(1, length_of(d["right"]))), digits=False)
+def _upper_scaled(data: dict):
+    """As ``approx-rank-upper`` for the logits ``scale * N`` (N integer): ``rank_eps <= k`` on the named instance."""
+    return _explicit_upper(data, _scaled_instance)
+
+
+def _ball_instance(data: dict):
+    """``_instance`` for points, with ``ball: d`` when every point has ``|x|^2 <= 1`` exactly
+    (the closed unit ball), else ``ball: false``, in place of the sphere field."""
+    rows, exps_of, m, fields = _instance(data)
+    X = matrix(data["points"], "points")
+    inside = all(sum((v * v for v in x), Fraction(0)) <= 1 for x in X)
+    fields = {k: v for k, v in fields.items() if k != "sphere"}
+    fields["ball"] = len(X[0]) if inside else False
+    return rows, exps_of, m, fields
+
+
+@kind("approx-rank-lower-ball", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=_lower_work, digits=False)
+def _lower_ball(data: dict):
+    """As ``approx-rank-lower-points``, the judgment saying ``ball: d`` when every point lies in the closed unit ball."""
+    return _grouped_lower(data, _ball_instance)
+
+
+@kind("approx-rank-upper-ball", "points", "beta", "multiplicities", "epsilon", "left", "right", work=_upper_work, digits=False)
+def _upper_ball(data: dict):
+    """As ``approx-rank-upper-points``, the judgment saying ``ball: d`` when every point lies in the closed unit ball."""
+    return _explicit_upper(data, _ball_instance)
 
 
 # ------------------------------------------------------------- residuals

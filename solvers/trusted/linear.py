@@ -2,7 +2,7 @@
 
 Each kind builds its rows itself from labelled data (tokens as bit strings, sides
 "lo"/"hi", sequences with the query q last) and checks one exact combination
-(:func:`_motzkin_refutes`).  Min-IP: ``T(X) = min_j <x_j, q>``.  Linearisation: a head
+(:func:`solvers.trusted.core.motzkin_refutes`).  Min-IP: ``T(X) = min_j <x_j, q>``.  Linearisation: a head
 outputs ``y = sum_j k_j U_j / sum_j k_j`` (weights ``k_j >= 0``, positive sum); with
 ``P_j = k_j U_j``, ``|y - T| < 1/2`` is the pair of strict homogeneous rows
 ``lo: sum P - (T - 1/2) sum k > 0``, ``hi: (T + 1/2) sum k - sum P > 0`` (:func:`_ratio_row`),
@@ -15,9 +15,9 @@ import math
 from fractions import Fraction
 from itertools import combinations, product
 
-import flint
-
 from solvers.trusted.core import digest, flag, integer, kind, listof, rational, require, token
+from solvers.trusted.core import entry as _entry, min_ip as _target, motzkin_refutes as _motzkin_refutes
+from solvers.trusted.core import multiplier as _multiplier, ratio_row as _ratio_row
 
 HALF = Fraction(1, 2)
 TARGET = "min-ip"
@@ -29,53 +29,6 @@ def _n(value) -> int:  # work estimates read sizes only and survive hostile data
 
 def _int_or(value, default: int, high: int) -> int:
     return min(max(value, 1), high) if type(value) is int else default
-
-
-def _multiplier(value) -> Fraction:
-    y = rational(value, "multiplier")
-    require(y >= 0, f"multiplier {y} is negative")
-    return y
-
-
-def _entry(value, size: int, what: str) -> list:
-    require(isinstance(value, list) and len(value) == size, f"each {what}")
-    return value
-
-
-def _target(seq: list[int], q: int) -> int:  # Min-IP
-    return min((x & q).bit_count() for x in seq)
-
-
-def _motzkin_refutes(rows, multipliers, what: str) -> None:
-    """Raise unless ``multipliers`` prove the rows ``sum_k coefs[k] x_k (> or >=) rhs`` have no
-    common real solution.  Motzkin: every ``y_i >= 0``, ``sum_i y_i coefs_i = 0`` and either
-    ``sum_i y_i rhs_i > 0``, or ``= 0`` with ``y_i > 0`` on a strict row (a solution would
-    give ``0 >= sum_i y_i rhs_i``, strictly when a strict row is used)."""
-    require(len(rows) == len(multipliers), f"{what}: {len(rows)} rows but {len(multipliers)} multipliers")
-    total: dict = {}
-    bound, strict = Fraction(0), False
-    for (coefs, sense, rhs), y in zip(rows, multipliers):
-        require(y >= 0, f"{what}: negative multiplier {y}")
-        if y == 0:
-            continue
-        strict |= sense == ">"
-        for key, c in coefs.items():
-            total[key] = total.get(key, 0) + y * c
-        bound += y * rhs
-    left = sorted((str(k) for k, v in total.items() if v), key=len)[:3]
-    require(not left, f"{what}: the combination leaves the unknowns {left} (it must vanish)")
-    require(bound > 0 or (bound == 0 and strict), f"{what}: the combination gives no contradiction (sum {bound}, strict row used: {strict})")
-
-
-def _ratio_row(side, terms, target: int):
-    """The strict row of one side of one sequence; ``terms`` = per position ``(weight key, P key)``."""
-    require(side in ("lo", "hi"), f"side must be 'lo' or 'hi', got {str(side)[:20]!r}")
-    sign, level = (1, target - HALF) if side == "lo" else (-1, target + HALF)
-    coefs: dict = {}
-    for k_key, p_key in terms:
-        coefs[p_key] = coefs.get(p_key, 0) + sign
-        coefs[k_key] = coefs.get(k_key, 0) - sign * level
-    return coefs, ">", Fraction(0)
 
 
 def _unsolvable(model: str, low: int, n: int) -> dict:
@@ -397,84 +350,3 @@ def _box_refutation(data: dict):
     _motzkin_refutes(rows, ys, "box-refutation")
     judgment = _unsolvable(f"kernel-heads-{H}", m, n)
     return judgment, f"no {H} rank-one head(s) with affine mixing solve exact length {n} at any m >= {m}: {sum(1 for y in ys[:len(data['boxes'])] if y)} box condition(s) combine to a contradiction"
-
-
-# ------------------------------------------- a degree-D readout on two tokens
-
-
-def _poly(coefficients, name: str) -> "flint.fmpq_poly":
-    """A polynomial in rho from exact coefficients, constant first."""
-    values = [rational(c, name) for c in listof(coefficients, name, 1, 4096)]
-    return flint.fmpq_poly([flint.fmpq(v.numerator, v.denominator) for v in values])
-
-
-def _sign_on_positive_reals(p) -> int:
-    """+1 or -1 when all nonzero coefficients of p (p != 0) share that sign: p has it at every rho > 0."""
-    coefficients = [c for c in p.coeffs() if c != 0]
-    require(bool(coefficients), "a polynomial that should have a sign is zero")
-    if all(c > 0 for c in coefficients):
-        return 1
-    require(all(c < 0 for c in coefficients), f"the sign of {p} on rho > 0 is not evident from its coefficients")
-    return -1
-
-
-def _extrapolation_constant(query: int, other: int, degree: int):
-    """``Lambda(rho) = sum_k |l_k(0)|`` (num, den, targets) for the sequences ``(other^k, query^(n-k))``:
-    mass ``pi_k = k rho / (k rho + n - k)`` on other, ``l_k`` the Lagrange basis on ``pi_1..pi_{n-1}``."""
-    n = degree + 2
-    x = flint.fmpq_poly([0, 1])
-    N = {k: k * x for k in range(1, n)}  # pi_k = N_k / E_k
-    E = {k: k * x + (n - k) for k in range(1, n)}
-    targets = {k: _target([other] * k + [query] * (n - k), query) for k in range(n)}
-    require(all(targets[k] == targets[1] for k in range(1, n)), "the mixed sequences must share one target")
-    num, den = flint.fmpq_poly([0]), flint.fmpq_poly([1])
-    for k in range(1, n):
-        # l_k(0) = prod_{j != k} (0 - pi_j) / (pi_k - pi_j) = prod_j (-N_j E_k) / (N_k E_j - N_j E_k)
-        top, bottom = flint.fmpq_poly([1]), flint.fmpq_poly([1])
-        for j in range(1, n):
-            if j != k:
-                top *= -N[j] * E[k]
-                bottom *= N[k] * E[j] - N[j] * E[k]
-        sign = _sign_on_positive_reals(top) * _sign_on_positive_reals(bottom)
-        num, den = num * bottom + sign * top * den, den * bottom
-    return num, den, targets
-
-
-def _work_extrapolation(data) -> int:
-    return 40 * (_int_or(data.get("degree"), 1, 12) + 2) ** 5 + _int_or(data.get("m"), 1, 4096)
-
-
-@kind("two-token-extrapolation", "m", "degree", "query", "other", "lambda", work=_work_extrapolation)
-def _two_token_extrapolation(data: dict):
-    """Judgment ``unsolvable{model "polynomial-readout-D", rank 1, m [m, null], length D + 2, min-ip, 1/2}``:
-    no rank-one head whose readout is a polynomial of degree <= D in the attention average
-    has error < 1/2 on every sequence of length n = D + 2, at any m' >= m.
-
-    Tokens ``query`` q, ``other`` z (integers).  The sequences ``(z^k, q^(n-k))`` put the
-    average at ``pi_k`` on a segment, so y = g(pi_k), deg g <= D; Lagrange on pi_1..pi_{D+1}
-    gives ``g(0) - T_1 = sum_k l_k(0) (g(pi_k) - T_1)``, so error < 1/2 forces
-    ``2 (T_0 - T_1) - 1 < Lambda(rho)``.  The checker builds Lambda (equal to ``lambda``),
-    proves it nondecreasing on rho > 0 with ``Lambda(1) <= 2 (T_0 - T_1) - 1``: so
-    psi(z)/psi(q) > 1, and with the roles swapped psi(q)/psi(z) > 1 — a contradiction.
-    Only |q|, |z|, <q, z> enter: zero padding gives every m' >= m.
-    """
-    m = integer(data["m"], "m", 1, 4096)
-    degree = integer(data["degree"], "degree", 1, 12)
-    q, z = integer(data["query"], "query", 1, (1 << m) - 1), integer(data["other"], "other", 1, (1 << m) - 1)
-    require(q != z, "the two tokens must differ")
-    given = data["lambda"]
-    require(isinstance(given, dict) and set(given) == {"numerator", "denominator"}, "lambda must give exactly numerator and denominator")
-    given_num, given_den = _poly(given["numerator"], "lambda numerator"), _poly(given["denominator"], "lambda denominator")
-    require(not given_den.is_zero(), "lambda's denominator is zero")
-    for a, b in ((q, z), (z, q)):
-        num, den, targets = _extrapolation_constant(a, b, degree)
-        if a == q:
-            require(num * given_den == given_num * den, "the given Lambda differs from the one the nodes define")
-        _sign_on_positive_reals(den)
-        slope = num.derivative() * den - num * den.derivative()
-        require(all(c >= 0 for c in slope.coeffs()), "Lambda is not evidently nondecreasing on rho > 0")
-        at_one, gap = num(1) / den(1), targets[0] - targets[1]
-        require(at_one <= 2 * gap - 1, f"Lambda(1) = {at_one} exceeds 2 (T_0 - T_1) - 1 = {2 * gap - 1}: no contradiction")
-    judgment = _unsolvable(f"polynomial-readout-{degree}", m, degree + 2)
-    return judgment, f"no rank-one head with a readout of degree {degree} solves length {degree + 2} at any m >= {m} (tokens {q}, {z})"
-

@@ -33,10 +33,12 @@ claim at the point) is checked afterwards, outside this process.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
 from solvers.trusted.core import MAX_WORK, Refused, discharges
+from solvers.trusted.parse import loads, read
 
 STATUSES = ("verified", "refuted", "unknown")
 OUTCOME_KEYS = {"claim", "status", "parameters", "statement", "obligations", "certificates"}
@@ -131,3 +133,16 @@ def verdict(path: str, record, results: dict, max_work: int = MAX_WORK) -> dict:
     else:
         out["ok"] = True  # unknown claims nothing; where verified is earned, the binding asks whether the claim is open
     return out
+
+
+def outcome(path: str, results: dict, max_work: int = MAX_WORK) -> dict:
+    """Judge the outcome file at ``path`` (:func:`verdict`, with the sha256 of the bytes judged); never raises."""
+    try:
+        raw = read(path)
+        record = loads(raw, floats=True)  # its wall-clock seconds
+        return verdict(path, record, results, max_work) | {"sha256": hashlib.sha256(raw).hexdigest()}
+    except Refused as exc:
+        return {"type": "outcome", "path": path, "ok": False, "reason": f"REFUSED: {exc}", "obligations": []}
+    except (MemoryError, Exception) as exc:  # a malformed record never ends the run
+        return {"type": "outcome", "path": path, "ok": False, "obligations": [],
+                "reason": f"REFUSED: the checker failed on this record ({type(exc).__name__})"}

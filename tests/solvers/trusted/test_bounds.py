@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-import solvers.trusted.__main__ as entry
+import solvers.trusted.runner as entry
 from solvers import certificates as C
 from solvers.trusted import core, parse, verdicts
 from theorems import verification
@@ -143,10 +143,11 @@ def test_the_first_listed_certificate_that_discharges_is_named_whatever_the_othe
 
 def test_the_checker_passes_its_work_limit_to_the_discharge(tmp_path, monkeypatch, capsys):
     seen = []
-    monkeypatch.setattr(entry, "verdict", lambda path, rec, results, work: seen.append(work) or {"ok": True})
+    monkeypatch.setattr(verdicts, "verdict", lambda path, rec, results, work: seen.append(work) or {"ok": True})
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(resource, "setrlimit", lambda *a: None)
     monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(core, "memory", core.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     write(tmp_path / "outcome.json", record([]))
     assert entry.main(["--max-work", "77", str(tmp_path)]) == 0
@@ -254,6 +255,7 @@ def test_main_caps_itself_at_its_share(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(resource, "setrlimit", lambda which, value: calls.append((which, value)))
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(core, "memory", core.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     assert entry.main(["--jobs", "2"]) == 0
     assert calls == [(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))] and entry.memory == 2 * 2**30

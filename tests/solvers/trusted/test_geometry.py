@@ -195,7 +195,7 @@ def test_scaled_exponentials_agree_with_the_logits_for_either_sign_of_the_scale(
         assert check("approx-rank-lower-scaled", {**data, **lower}).judgment["bound"] == 6
         logits = [[s * v for v in r] for r in M]
         assert check("approx-rank-lower", {"logits": logits, "multiplicities": data["multiplicities"], "epsilon": "1/10", **lower}).judgment["bound"] == 6
-        _, exps_of, m, _ = geometry._scaled_instance(encode(data))
+        _, exps_of, m, _ = intervals._scaled_instance(encode(data))
         weights = intervals._weights(m)
         for i, exps in enumerate(exps_of(range(6))):
             want = intervals._softmax([intervals._arb(v) for v in logits[i]], weights)

@@ -15,7 +15,8 @@ import flint
 import pytest
 
 import solvers
-import solvers.trusted.__main__ as entry
+import solvers.trusted.runner as entry
+from solvers.trusted import core
 from solvers import certificates as C
 from theorems import verification
 
@@ -185,6 +186,7 @@ def test_a_foreign_module_by_name_or_by_file_fails_the_run(tmp_path, monkeypatch
     monkeypatch.setattr(entry, "foreign", lambda: found)
     monkeypatch.setattr(resource, "setrlimit", lambda *a: None)
     monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(core, "memory", core.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     (tmp_path / "a.cert.json").write_text(json.dumps(C.make("rank-lower", "test.claim", "s" * 64, {}, RANK_LOWER)))
     assert entry.main([str(tmp_path)]) == 1

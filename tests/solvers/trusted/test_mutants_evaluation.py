@@ -18,6 +18,7 @@ import pytest
 from solvers import certificates as C
 from solvers.trusted import core
 from solvers.trusted import evaluation as E
+from solvers.trusted import scores as S
 from solvers.trusted.core import CertificateError, digest
 
 
@@ -402,7 +403,7 @@ def test_count():
 def test_table_width():
     assert [E._width(v) for v in ([[1, 2]], [], None, [1], "ab")] == [2, 0, 0, 0, 0]
     # a flat table has m + 1 entries, a triangular one (m + 1)(m + 2) / 2
-    assert [E._table_work(raw, m) for raw, m in (([1, 2], 5), ([[1]], 5), ([], 5), (None, 5), ("x", 4))] == [6, 21, 21, 21, 15]
+    assert [S._table_work(raw, m) for raw, m in (([1, 2], 5), ([[1]], 5), ([], 5), (None, 5), ("x", 4))] == [6, 21, 21, 21, 15]
 
 
 def table_units(size, r, nnz):

@@ -16,6 +16,7 @@ import flint
 import pytest
 
 from solvers import certificates as C
+from solvers.trusted import extrapolation as X
 from solvers.trusted import linear as L
 from solvers.trusted.core import CertificateError, check, encode
 
@@ -285,14 +286,14 @@ def poly(coefficients):
 
 
 def test_sign_on_positive_reals():
-    assert [L._sign_on_positive_reals(poly(c)) for c in ([1, "1/2"], [0, 3, 0, 2], [-1, "-1/2"], ["-1/2", 0, -3])] == [1, 1, -1, -1]
+    assert [X._sign_on_positive_reals(poly(c)) for c in ([1, "1/2"], [0, 3, 0, 2], [-1, "-1/2"], ["-1/2", 0, -3])] == [1, 1, -1, -1]
     for coefficients, why in (
         ([-1, "1/2"], "the sign of 1/2*x + (-1) on rho > 0 is not evident from its coefficients"),
         (["1/2", -2], "the sign of (-2)*x + 1/2 on rho > 0 is not evident from its coefficients"),
         ([0], "a polynomial that should have a sign is zero"),
     ):
         with pytest.raises(CertificateError) as error:
-            L._sign_on_positive_reals(poly(coefficients))
+            X._sign_on_positive_reals(poly(coefficients))
         assert str(error.value) == why
 
 
@@ -364,5 +365,5 @@ def test_box_and_extrapolation_estimates():
     assert L._work_box(BOX | {"heads": 9, "length": 20, "m": 70}) == 2 * 32 * (10**4 + 640)
     assert L._work_box({"boxes": [1, 2]}) == 2 * 4 * 2 and L._work_box(BOX | {"heads": 0, "length": 0, "m": 0}) == 16
     # 40 (degree + 2)^5 + m, clamped to degree <= 12, m <= 4096
-    assert [L._work_extrapolation(d) for d in (EXTRAPOLATION, {"degree": 2, "m": 8}, {"degree": 20, "m": 5000}, {"degree": 0, "m": 0}, {})] == \
+    assert [X._work_extrapolation(d) for d in (EXTRAPOLATION, {"degree": 2, "m": 8}, {"degree": 20, "m": 5000}, {"degree": 0, "m": 0}, {})] == \
         [40 * 3**5 + 4, 40 * 4**5 + 8, 40 * 14**5 + 4096, 40 * 3**5 + 1, 40 * 3**5 + 1]

@@ -1,7 +1,7 @@
 """Verdicts and the checker's process entry, pinned down where mutation testing found them loose.
 
 ``verdicts.verdict`` decides whether an outcome's status follows from its
-obligations and its certificates; ``solvers.trusted.__main__`` walks the
+obligations and its certificates; ``solvers.trusted.runner`` walks the
 files, checks each one and prints one JSON line per file.  Both are called
 in-process here (test_process.py runs the real subprocess, more slowly).
 """
@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-import solvers.trusted.__main__ as entry
+import solvers.trusted.runner as entry
 from solvers.trusted import core, verdicts
 
 # ------------------------------------------------------------------ verdicts
@@ -302,7 +302,7 @@ def test_certificate_accepted_line_and_result(tmp_path, toy):
     (toy_cert(fail="runtime"), 100, "REJECTED", "the checker failed on this input (RuntimeError)"),
 ])
 def test_certificate_never_raises_and_says_why(tmp_path, toy, content, max_work, status, why, monkeypatch):
-    monkeypatch.setattr(entry, "memory", 3 * 2**30)
+    monkeypatch.setattr(core, "memory", 3 * 2**30)
     path = put(tmp_path / "a.cert.json", content)
     line, result = entry.certificate(path, max_work)
     # the sha256 of the bytes judged: verify binds them (a file changed later is not what was checked)
@@ -337,7 +337,8 @@ def limits(monkeypatch):
     calls = []
     monkeypatch.setattr(resource, "setrlimit", lambda which, value: calls.append((which, value)))
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
-    monkeypatch.setattr(entry, "memory", entry.memory)  # main() sets it: restored after the test
+    monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(core, "memory", core.memory)  # main() sets it: restored after the test
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     return calls
 
@@ -490,6 +491,7 @@ def test_main_goes_on_when_the_memory_cap_cannot_be_set(tmp_path, toy, monkeypat
     monkeypatch.setattr(resource, "setrlimit", refuse)
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(entry, "memory", entry.memory)
+    monkeypatch.setattr(core, "memory", core.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     assert entry.main([put(tmp_path / "a.cert.json", toy_cert(3))]) == 0
     assert lines(capsys)[-1]["ok"] is True
@@ -511,7 +513,7 @@ def test_main_reports_foreign_modules_by_top_level_name_and_by_file(tmp_path, to
     assert not [n for n in foreign if n.startswith(("_cython_", "_sysconfigdata_"))]
     # by file: pytest's own, and this test module; never the standard library's, flint's or the checker's
     assert sys.modules["pytest"].__file__ in files and __file__ in files and files == sorted(set(files))
-    for name in ("json", "fractions", "flint", "solvers", "solvers.trusted.core", "solvers.trusted.__main__"):
+    for name in ("json", "fractions", "flint", "solvers", "solvers.trusted.core", "solvers.trusted.runner"):
         assert sys.modules[name].__file__ not in files
 
 
