@@ -66,3 +66,44 @@ Definition rdot (m v : list R) : R := ssum (map (fun p => fst p * snd p) (combin
 Definition l1norm (m : list R) : R := ssum (map Rabs m).
 Definition sgn (x : R) : R := if Rle_dec 0 x then 1 else -1.
 Definition sign_vector (m : list R) : list R := map sgn m.
+
+(** * Instances: self-attention on points, as the claims build them. *)
+
+(** "the attention of the logits L with column multiplicities m": every row's
+    softmax.  Python: [softmax_rank._definitions.attention]; the trusted
+    checker's [A_ij = m_j e^{L_ij} / sum_k m_k e^{L_ik}]. *)
+Definition attention (w : list nat) (L : list (list R)) : list (list R) :=
+  map (softmax w) L.
+
+(** "self-attention on the points X at inverse temperature β": the logits
+    [L = β X X^T], i.e. [L_ij = β <x_i, x_j>].  Python: the [-points] kinds'
+    [L = beta X X^T] ([intervals._instance]). *)
+Definition gram_logits (beta : R) (X : list (list R)) : list (list R) :=
+  map (fun x => map (fun y => beta * rdot x y) X) X.
+
+(** "X lies on the unit sphere S^{d−1}": every point has d coordinates and
+    [|x|^2 = 1] exactly.  Python: the judgments' field [sphere: d]. *)
+Definition on_sphere (d : nat) (X : list (list R)) : Prop :=
+  Forall (fun x => length x = d /\ rdot x x = 1) X.
+
+(** "every point lies in the closed unit ball B^d": [|x|^2 ≤ 1].  Python: the
+    judgments' field [ball: d]. *)
+Definition in_ball (d : nat) (X : list (list R)) : Prop :=
+  Forall (fun x => length x = d /\ rdot x x <= 1) X.
+
+(** * Residuals (S6): perturbing logits, and the oscillation of a row. *)
+
+(** Entrywise sum and difference of two rows ([l + e], [L − L']). *)
+Definition vadd (a b : list R) : list R := map (fun p => fst p + snd p) (combine a b).
+Definition vsub (a b : list R) : list R := map (fun p => fst p - snd p) (combine a b).
+
+(** Unit multiplicities: the plain row softmax [rowsoftmax(l)] is
+    [softmax (ones (length l)) l]. *)
+Definition ones (n : nat) : list nat := repeat 1%nat n.
+
+(** The largest and smallest entry of a row (0 for the empty row), and its
+    oscillation [osc(d) = max_j d_j − min_j d_j] (the row range).  Python:
+    [osc_i] of the [residual-bound] kind. *)
+Definition lmax (d : list R) : R := fold_right Rmax (hd 0 d) d.
+Definition lmin (d : list R) : R := fold_right Rmin (hd 0 d) d.
+Definition osc (d : list R) : R := lmax d - lmin d.
