@@ -26,7 +26,7 @@ from solvers import certificates  # solvers.parallel (multiprocessing) is import
 from solvers.trusted.core import MAX_WORK
 from theorems import __version__
 from theorems.core import (
-    Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, error_words, get, raised, registry,
+    Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, error_words, get, raised, registry, slug,
 )
 from theorems.store import CHECK_FORMAT, OutputError
 from theorems.terminal import format_seconds, printable  # rich is imported by terminal only when it draws
@@ -146,11 +146,6 @@ def parse_params(items: list[str], claims: list[Claim]) -> dict[str, list[dict]]
         points[claim.id] = [claim_code(claim, "the parameter check", claim.point, dict(zip(names, combo)))
                             for combo in itertools.product(*(grid[n] for n in names))]
     return points
-
-
-def slug(point: dict, claim: Claim) -> str:
-    changed = [f"{k}={v}" for k, v in point.items() if claim.defaults().get(k) != v]
-    return ",".join(changed).replace("/", "_") or "default"
 
 
 def sizes(claim: Claim, point: dict) -> dict:

@@ -28,6 +28,8 @@ from typing import Any
 from solvers import certificates, lp, trusted
 from solvers.lazy import sympy  # loaded on first use: `attnproof list` renders no statement
 from solvers.trusted.core import discharges, encode
+from theorems import registry as registration
+from theorems.registry import BUILTIN_PACKAGES, ENTRY_POINT_GROUP, MODULES_VARIABLE, RegistrationError  # noqa: F401  (re-exported)
 
 STATUSES = ("verified", "refuted", "unknown")
 
@@ -58,11 +60,6 @@ class ParameterError(ValueError):
 
 class Refused(ValueError):
     """A request whose cost estimate exceeds the budget; nothing was started."""
-
-
-class RegistrationError(Exception):
-    """The claims cannot be registered: a module that does not import, one with no ``CLAIM``,
-    two claims with one id.  The command line turns it into one line and exit status 2."""
 
 
 # ---------------------------------------------------------------- parameters
@@ -618,7 +615,7 @@ def raised(claim: "Claim", point: dict, exc: BaseException, seconds: float) -> O
 # --------------------------------------------------------------------- claim
 
 
-class Claim:
+class Claim(registration.Registrable):
     """One claim of a paper; subclasses fill in the class attributes and methods.
 
     ``expected`` is what a correct installation should report at the default
@@ -728,11 +725,15 @@ class Claim:
         return outcome
 
 
+def slug(point: dict, claim: Claim) -> str:
+    """A point's folder name: the parameters that differ from the claim's defaults, ``k=v`` joined by
+    commas (a ``/`` as ``_``), or ``default``."""
+    changed = [f"{k}={v}" for k, v in point.items() if claim.defaults().get(k) != v]
+    return ",".join(changed).replace("/", "_") or "default"
+
+
 # ------------------------------------------------------------------ registry
 
-BUILTIN_PACKAGES = ("theorems.kernel_rank", "theorems.softmax_rank", "theorems.conjectures")
-ENTRY_POINT_GROUP = "attnproof.claims"
-MODULES_VARIABLE = "ATTNPROOF_CLAIMS"  # comma-separated modules, importable from the working directory
 _REGISTRY: dict[str, Claim] = {}
 
 
@@ -765,8 +766,6 @@ def _validate(claim: Claim) -> None:
 
 def _discover() -> None:
     """Fill the registry from every source (see :mod:`theorems.registry`): all or nothing."""
-    from theorems import registry as registration
-
     found = registration.discover(_validate)
     for claim in found:
         register(claim)

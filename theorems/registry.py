@@ -23,7 +23,7 @@ found in this order:
 So registration persists with the project, not with a shell variable.  Every problem —
 a module that does not import, a module without ``CLAIM``/``CLAIMS``, a file whose name
 is taken by another module (``conjectures/os.py``), two claims with one id, a malformed
-``[tool.attnproof]`` table — raises :class:`~theorems.core.RegistrationError` with one
+``[tool.attnproof]`` table — raises :class:`RegistrationError` with one
 line naming where the registration came from; nothing is registered then.
 """
 
@@ -40,7 +40,22 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Callable, Iterable
 
-from theorems.core import BUILTIN_PACKAGES, ENTRY_POINT_GROUP, MODULES_VARIABLE, Claim, RegistrationError
+BUILTIN_PACKAGES = ("theorems.kernel_rank", "theorems.softmax_rank", "theorems.conjectures")
+ENTRY_POINT_GROUP = "attnproof.claims"
+MODULES_VARIABLE = "ATTNPROOF_CLAIMS"  # comma-separated modules, importable from the working directory
+
+
+class RegistrationError(Exception):
+    """The claims cannot be registered: a module that does not import, one with no ``CLAIM``,
+    two claims with one id.  The command line turns it into one line and exit status 2."""
+
+
+class Registrable:
+    """What the registry registers: :class:`theorems.core.Claim` derives from it.  The registry names
+    the type it needs here, below the claims, so that it never imports them (nor they it, in a circle)."""
+
+
+Claim = Registrable  # the registry's name for a claim (the class every claim derives from)
 
 CONJECTURES_FOLDER = "conjectures"
 PYPROJECT = "pyproject.toml"

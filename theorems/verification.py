@@ -151,8 +151,7 @@ def bind(path: str, claim_id: str, earned: str = "", sha256: str = "", claims: d
     ``claims``: the claims this binding process speaks for; ``bound`` is None when ``claim_id`` is not one."""
     from solvers.trusted import parse
     from solvers.trusted.core import encode
-    from theorems.cli import slug
-    from theorems.core import ParameterError
+    from theorems.core import ParameterError, slug
     from theorems.terminal import printable
 
     claim = (claims or {}).get(claim_id)
