@@ -290,3 +290,114 @@ Proof.
   intros l e delta Hd Hel He.
   apply S6_residual_bound; auto using res_ones_length, res_ones_pos.
 Qed.
+
+(** ** Sharpness *)
+
+(** S6 is sharp: for every [δ ≥ 0] there are a row [l ∈ ℝ²] and a
+    perturbation [e ∈ ℝ²] with [|e_j| ≤ δ] attaining
+    [||rowsoftmax(l) − rowsoftmax(l + e)||_1 = 2 tanh(δ/2)]:
+    [l = (0, δ)], [e = (δ, −δ)]. *)
+Theorem S6_sharp : forall delta, 0 <= delta ->
+  exists l e : list R, length l = 2%nat /\ length e = 2%nat /\
+    Forall (fun x => Rabs x <= delta) e /\
+    l1 (softmax (ones 2) l) (softmax (ones 2) (vadd l e)) = 2 * tanh (delta / 2).
+Proof.
+  intros d Hd. exists [0; d], [d; -d].
+  split; [reflexivity|]. split; [reflexivity|]. split.
+  { repeat constructor; [rewrite Rabs_right | rewrite Rabs_Ropp, Rabs_right]; lra. }
+  unfold l1, softmax, weighted, vadd, ones, ssum; cbn [repeat combine map fst snd fold_right INR].
+  replace (0 + d) with d by ring. replace (d + - d) with 0 by ring.
+  rewrite exp_0, tanh_half.
+  set (s := exp d).
+  assert (Hs : 1 <= s) by (subst s; rewrite <- exp_0; apply res_exp_le; exact Hd).
+  replace (1 * 1 / (1 * 1 + (1 * s + 0)) - 1 * s / (1 * s + (1 * 1 + 0)))
+    with (- ((s - 1) / (s + 1))) by (field; lra).
+  replace (1 * s / (1 * 1 + (1 * s + 0)) - 1 * 1 / (1 * s + (1 * 1 + 0)))
+    with ((s - 1) / (s + 1)) by (field; lra).
+  rewrite Rabs_Ropp, Rabs_right.
+  - ring.
+  - apply Rle_ge; unfold Rdiv; apply Rmult_le_pos; [lra | apply Rlt_le, Rinv_0_lt_compat; lra].
+Qed.
+
+(** ** The tempting [tanh δ] is false *)
+
+Lemma tanh_ln (t : R) : 0 < t -> tanh (ln t) = (t * t - 1) / (t * t + 1).
+Proof.
+  intro Ht. rewrite tanh_exp. replace (2 * ln t) with (ln t + ln t) by ring.
+  rewrite exp_plus, exp_ln by exact Ht. reflexivity.
+Qed.
+
+Lemma tanh_ln_half (t : R) : 0 < t -> tanh (ln t / 2) = (t - 1) / (t + 1).
+Proof. intro Ht. rewrite tanh_half, exp_ln by exact Ht. reflexivity. Qed.
+
+(** Not S6 with [tanh δ]: it is false that for every row [l], every [δ ≥ 0]
+    and every [e] with [|e_j| ≤ δ],
+    [||rowsoftmax(l) − rowsoftmax(l + e)||_1 ≤ tanh δ].  At [e^δ = 3] the
+    sharp example moves the row by [2 tanh(δ/2) = 1 > 4/5 = tanh δ]. *)
+Theorem S6_tanh_refuted : ~ (forall (l e : list R) (delta : R),
+  0 <= delta -> length e = length l -> Forall (fun x => Rabs x <= delta) e ->
+  l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) <= tanh delta).
+Proof.
+  intro H.
+  assert (Hd : 0 <= ln 3) by (rewrite <- ln_1; apply res_ln_le; lra).
+  destruct (S6_sharp (ln 3) Hd) as (l & e & Hl & He & Hb & Hval).
+  specialize (H l e (ln 3) Hd ltac:(congruence) Hb).
+  rewrite Hl, Hval, tanh_ln_half, tanh_ln in H by lra.
+  lra.
+Qed.
+
+(** ** The per-row form: [2 tanh(osc/4)] *)
+
+Lemma res_fold_max_ge (i : R) (d : list R) : i <= fold_right Rmax i d /\
+  forall x, In x d -> x <= fold_right Rmax i d.
+Proof.
+  induction d as [|y d [IH1 IH2]]; simpl; split; try (intros; contradiction); try lra.
+  - eapply Rle_trans; [exact IH1 | apply Rmax_r].
+  - intros x [<-|Hx]; [apply Rmax_l | eapply Rle_trans; [apply IH2, Hx | apply Rmax_r]].
+Qed.
+
+Lemma res_fold_min_le (i : R) (d : list R) : fold_right Rmin i d <= i /\
+  forall x, In x d -> fold_right Rmin i d <= x.
+Proof.
+  induction d as [|y d [IH1 IH2]]; simpl; split; try (intros; contradiction); try lra.
+  - eapply Rle_trans; [apply Rmin_r | exact IH1].
+  - intros x [<-|Hx]; [apply Rmin_l | eapply Rle_trans; [apply Rmin_r | apply IH2, Hx]].
+Qed.
+
+Lemma res_vsub_length (a b : list R) : length b = length a -> length (vsub a b) = length a.
+Proof. intro H; unfold vsub; rewrite map_length, combine_length, H; apply Nat.min_id. Qed.
+
+(** [l + (c − (l − l')) = l' + c], entrywise. *)
+Lemma res_vadd_mid (l l' : list R) (c : R) : length l' = length l ->
+  vadd l (map (fun x => c - x) (vsub l l')) = map (fun x => x + c) l'.
+Proof.
+  revert l'; induction l as [|x l IH]; intros [|y l'] H; simpl in *; try discriminate; auto.
+  unfold vadd, vsub in *; simpl. rewrite IH by lia. f_equal. ring.
+Qed.
+
+(** The row form of S6, as the [residual-bound] kind judges it: for every
+    two rows [l, l' ∈ ℝ^n] (n ≥ 0),
+    [||rowsoftmax(l) − rowsoftmax(l')||_1 ≤ 2 tanh(osc(l − l')/4)], where
+    [osc(d) = max_j d_j − min_j d_j].  Proof: with the mid shift
+    [c = (max d + min d)/2], [e = c − (l − l')] has [|e_j| ≤ osc/2] and
+    [l + e = l' + c], which has the softmax of [l'] (S4); S6 at [δ = osc/2]. *)
+Theorem residual_within_row : forall l l' : list R, length l' = length l ->
+  l1 (softmax (ones (length l)) l) (softmax (ones (length l')) l') <= 2 * tanh (osc (vsub l l') / 4).
+Proof.
+  intros l l' Hlen.
+  set (d := vsub l l'). set (c := (lmax d + lmin d) / 2).
+  set (e := map (fun x => c - x) d).
+  destruct (res_fold_max_ge (hd 0 d) d) as [Hmax1 Hmax2].
+  destruct (res_fold_min_le (hd 0 d) d) as [Hmin1 Hmin2].
+  fold (lmax d) in Hmax1, Hmax2. fold (lmin d) in Hmin1, Hmin2.
+  assert (Hosc : 0 <= osc d / 2) by (unfold osc; lra).
+  assert (He : Forall (fun x => Rabs x <= osc d / 2) e).
+  { apply Forall_forall; intros x Hx. subst e; apply in_map_iff in Hx as [y [<- Hy]].
+    specialize (Hmax2 y Hy); specialize (Hmin2 y Hy).
+    apply Rabs_le; subst c; unfold osc; lra. }
+  assert (Hel : length e = length l) by (subst e d; rewrite map_length; apply res_vsub_length, Hlen).
+  pose proof (S6_residual_bound_unweighted l e (osc d / 2) Hosc Hel He) as H.
+  subst e d; rewrite res_vadd_mid, S4_row_scalar_quotient in H by exact Hlen.
+  rewrite Hlen. replace (osc (vsub l l') / 4) with (osc (vsub l l') / 2 / 2) by field.
+  exact H.
+Qed.
