@@ -35,6 +35,7 @@ import os
 from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
+from solvers.lazy import sympy as sp  # sympy, loaded on first use (attnproof list stays fast)
 from solvers.search import Search, exhaustive, import_hypothesis, linear_sizes, random_search, smt_search
 from solvers.trusted.core import digest
 from theorems.attention import HALF, ScoreHead, bits, min_ip_target, sweep_scores, token_sequence
@@ -51,7 +52,36 @@ __all__ = [
     "Search", "exhaustive", "random_search", "smt_search", "linear_sizes", "database",
     "ScoreHead", "sweep_scores", "token_sequence", "bits", "min_ip_target",
     "score_counterexample", "check_score_head", "rank_one_problem", "rank_one_refutation", "rank_one_witness",
+    "sp", "z3", "multi_head", "visible_interaction_dimension", *(
+        "attention_floats", "search_upper", "search_grouped", "grouped_lower", "lower_certificate_data",
+        "upper_certificate_data"),
 ]
+
+# Loaded when a conjecture first asks for them (``from theorems.api import multi_head``), not with this module:
+# z3 (optional to most conjectures), the multi-head model (its LP needs numpy and scipy) and the exact
+# visible interaction dimension of softmax logits.
+_LAZY = {
+    "z3": ("z3", None),
+    "multi_head": ("theorems.kernel_rank.multi_head", None),
+    **{name: ("theorems.softmax_rank._definitions", name) for name in (
+        "visible_interaction_dimension", "attention_floats", "search_upper", "search_grouped", "grouped_lower",
+        "lower_certificate_data", "upper_certificate_data")},
+}
+
+
+def __getattr__(name: str):
+    """The lazily loaded parts of the API (:data:`_LAZY`): ``sp`` is sympy itself, ``z3`` the SMT solver's
+    Python module, ``multi_head`` the model of H rank-one heads mixed affinely
+    (``theorems.kernel_rank.multi_head``: ``search_heads``, ``rationalise``, ``fit_readouts``,
+    ``certified_heads``, ``TWO_HEADS_M4``), and ``visible_interaction_dimension(L)`` the exact
+    ``rank(L P)``, ``P = I - 11^T/N`` (python-flint)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    loaded = importlib.import_module(module)
+    return loaded if attribute is None else getattr(loaded, attribute)
 
 
 class Conjecture(Claim):

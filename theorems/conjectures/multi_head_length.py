@@ -28,10 +28,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from solvers.lazy import sympy as sp
-
-from theorems.api import Conjecture, Obligations, Parameter, ParameterError, Plot, Statement, obligation
-from theorems.kernel_rank import multi_head as mh
+from theorems.api import Conjecture, Obligations, Parameter, ParameterError, Plot, Statement, obligation, sp
+from theorems.api import multi_head as mh
 
 
 class MultiHeadLength(Conjecture):

@@ -17,10 +17,8 @@ what no rank-one head gets right.  This is K3 read as a conjecture and refuted.
 
 from __future__ import annotations
 
-from solvers.lazy import sympy as sp
-
 from theorems.api import HALF, Conjecture, Obligations, Parameter, Statement, linear_sizes, obligation
-from theorems.api import rank_one_problem, rank_one_refutation, rank_one_witness
+from theorems.api import rank_one_problem, rank_one_refutation, rank_one_witness, sp
 
 
 class RankOneLengthThree(Conjecture):

@@ -27,9 +27,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from solvers.lazy import sympy as sp
 from theorems.api import (
     HALF, Conjecture, Obligations, Parameter, ScoreHead, Statement, check_score_head, digest, obligation, smt_search,
+    sp,
 )
 
 
@@ -42,7 +42,7 @@ def failure_at_weight(w: int, offset: int = 0) -> list:
     ``sum_s k_s b^(w-s) (s - t) / sum_s k_s b^(w-s)``, every term >= 0.  Every n at once,
     in nonlinear integer arithmetic: z3's answer, not a certificate.
     """
-    import z3
+    from theorems.api import z3
 
     n = z3.Int("n")
     base = n - offset

@@ -32,9 +32,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from solvers.lazy import sympy as sp
-from solvers.trusted.core import digest
-from theorems.api import Conjecture, Obligations, Parameter, Statement, obligation
+from theorems.api import Conjecture, Obligations, Parameter, Statement, digest, obligation, sp
 
 EPSILON = Fraction(1, 10)
 
@@ -60,7 +58,7 @@ def transformer(point: dict) -> list[list[list[Fraction]]]:
 
 def visible(logits) -> int:
     """``rank(L P)`` exactly (python-flint), the same number the ``visible-dimension`` kind counts."""
-    from theorems.softmax_rank._definitions import visible_interaction_dimension
+    from theorems.api import visible_interaction_dimension
 
     return visible_interaction_dimension(logits)
 
@@ -113,22 +111,24 @@ class VisibleDimensionBoundsRank(Conjecture):
         return transformer(point)
 
     def run(self, point: dict, ev) -> None:
-        from theorems.softmax_rank import _definitions as S
+        from theorems.api import (
+            attention_floats, grouped_lower, lower_certificate_data, search_grouped, search_upper, upper_certificate_data,
+        )
 
         ranks = {}
         for h, L in enumerate(self.witness(point)):
             ev.poll()
             n, v = len(L), visible(L)
             ev.certify("visible-dimension", {"logits": L, "tau": 0, "count": v})
-            upper = S.search_upper(L, None, EPSILON)
-            rows, groups = S.search_grouped(S.attention_floats(L, None), EPSILON)
+            upper = search_upper(L, None, EPSILON)
+            rows, groups = search_grouped(attention_floats(L, None), EPSILON)
             low = 0
-            if rows and all(i in S.grouped_lower(L, None, EPSILON, rows, groups)["certain"] for i in rows):
+            if rows and all(i in grouped_lower(L, None, EPSILON, rows, groups)["certain"] for i in rows):
                 low = len(rows)
-                ev.certify("approx-rank-lower", S.lower_certificate_data(L, None, EPSILON, rows, groups))
+                ev.certify("approx-rank-lower", lower_certificate_data(L, None, EPSILON, rows, groups))
             if upper is not None:
                 k, F, G = upper
-                ev.certify("approx-rank-upper", S.upper_certificate_data(L, None, EPSILON, F, G))
+                ev.certify("approx-rank-upper", upper_certificate_data(L, None, EPSILON, F, G))
             ranks[h] = {"visible": v, "rank_eps_at_least": low, "rank_eps_at_most": upper[0] if upper else None}
             if low > v:
                 ev.fail(f"head {h}: rank_1/10(A) >= {low} > {v} = rank(L P) (certified in arb)",
