@@ -401,3 +401,277 @@ Proof.
   rewrite Hlen. replace (osc (vsub l l') / 4) with (osc (vsub l l') / 2 / 2) by field.
   exact H.
 Qed.
+
+(** ** Two-point certificates, by reflection *)
+
+(** The data of the Python kind [residual-two-point]
+    ([solvers/trusted/intervals.py], [_residual_two_point]): [t = e^δ > 1]
+    rational, a positive rational probability row [p] (2 to 16 entries), and
+    weights [w_j = e^{E_j} ∈ [1, t²]]; the perturbed row is
+    [q_j = p_j w_j / Σ_k p_k w_k]; the bound is "2tanh(delta/2)"
+    [= 2(t−1)/(t+1)] or "tanh(delta)" [= (t²−1)/(t²+1)]; the relation
+    "exceeds" is [||p − q||_1 > bound], "attains" is [=]. *)
+Inductive residual_bound_name := bound_2tanh_half | bound_tanh.
+Inductive residual_relation := rel_exceeds | rel_attains.
+
+Definition Qsum (l : list Q) : Q := fold_right Qplus 0%Q l.
+Definition Qltb (x y : Q) : bool := negb (Qle_bool y x).
+
+(** The bound at [e^δ = t], in rationals. *)
+Definition bound_value (b : residual_bound_name) (t : Q) : Q :=
+  match b with
+  | bound_2tanh_half => (2 * (t - 1) / (t + 1))%Q
+  | bound_tanh => ((t * t - 1) / (t * t + 1))%Q
+  end.
+
+(** [Σ_k p_k w_k] and [||p − q||_1 = Σ_j |p_j w_j / Σ_k p_k w_k − p_j|]. *)
+Definition two_point_total (p w : list Q) : Q :=
+  Qsum (map (fun x => (fst x * snd x)%Q) (combine p w)).
+Definition two_point_dist (p w : list Q) : Q :=
+  Qsum (map (fun x => Qabs (fst x * snd x / two_point_total p w - fst x)%Q) (combine p w)).
+
+(** The checker: every requirement of [_residual_two_point], then the relation. *)
+Definition check_two_point (b : residual_bound_name) (r : residual_relation)
+    (t : Q) (p w : list Q) : bool :=
+  Qltb 1 t &&
+  Nat.leb 2 (length p) && Nat.leb (length p) 16 &&
+  Nat.eqb (length w) (length p) &&
+  forallb (fun x => Qltb 0 x) p &&
+  Qeq_bool (Qsum p) 1 &&
+  forallb (fun x => Qle_bool 1 x && Qle_bool x (t * t)) w &&
+  match r with
+  | rel_exceeds => Qltb (bound_value b t) (two_point_dist p w)
+  | rel_attains => Qeq_bool (two_point_dist p w) (bound_value b t)
+  end.
+
+Definition check_two_point_exceeds_tanh := check_two_point bound_tanh rel_exceeds.
+Definition check_two_point_attains := check_two_point bound_2tanh_half rel_attains.
+Definition check_two_point_exceeds_2tanh_half := check_two_point bound_2tanh_half rel_exceeds.
+Definition check_two_point_attains_tanh := check_two_point bound_tanh rel_attains.
+
+(** What a certificate claims, over the reals: at [δ = ln t] some row and
+    some perturbation with [|e_j| ≤ δ] move the softmax by more than (or
+    exactly) the named bound. *)
+Definition bound_real (b : residual_bound_name) (t : Q) : R :=
+  match b with
+  | bound_2tanh_half => 2 * tanh (ln (Q2R t) / 2)
+  | bound_tanh => tanh (ln (Q2R t))
+  end.
+
+Definition two_point_claim (b : residual_bound_name) (r : residual_relation) (t : Q) : Prop :=
+  exists l e : list R, length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\
+    match r with
+    | rel_exceeds => l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) > bound_real b t
+    | rel_attains => l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) = bound_real b t
+    end.
+
+Lemma res_Q2R_0 : Q2R 0 = 0.
+Proof. unfold Q2R; cbn [Qnum Qden]. field. Qed.
+
+Lemma res_Q2R_1 : Q2R 1 = 1.
+Proof. unfold Q2R; cbn [Qnum Qden]. field. Qed.
+
+Lemma res_Q2R_2 : Q2R 2 = 2.
+Proof. unfold Q2R; cbn [Qnum Qden]. field. Qed.
+
+Lemma res_Q2R_abs (x : Q) : Q2R (Qabs x) = Rabs (Q2R x).
+Proof.
+  destruct (Qlt_le_dec x 0) as [Hx|Hx].
+  - rewrite (Qeq_eqR _ _ (Qabs_neg x (Qlt_le_weak _ _ Hx))), Q2R_opp.
+    apply Qlt_Rlt in Hx; rewrite res_Q2R_0 in Hx. rewrite Rabs_left; lra.
+  - rewrite (Qeq_eqR _ _ (Qabs_pos x Hx)).
+    apply Qle_Rle in Hx; rewrite res_Q2R_0 in Hx. rewrite Rabs_right; lra.
+Qed.
+
+Lemma res_Q2R_sum (l : list Q) : Q2R (Qsum l) = ssum (map Q2R l).
+Proof.
+  induction l as [|x l IH]; [apply res_Q2R_0|].
+  unfold Qsum in *; simpl; rewrite Q2R_plus, IH; reflexivity.
+Qed.
+
+Lemma res_weighted_ones (l : list R) : weighted (ones (length l)) l = map exp l.
+Proof.
+  induction l as [|x l IH]; [reflexivity|].
+  unfold weighted, ones in *; simpl. rewrite IH. f_equal. ring.
+Qed.
+
+Lemma res_combine_map2 {A B C D} (f : A -> C) (g : B -> D) (a : list A) (b : list B) :
+  combine (map f a) (map g b) = map (fun x => (f (fst x), g (snd x))) (combine a b).
+Proof.
+  revert b; induction a as [|x a IH]; intros [|y b]; simpl; try reflexivity.
+  rewrite IH; reflexivity.
+Qed.
+
+(** The witness of a two-point certificate: for every [t > 1], every
+    positive rational row [p] summing to 1 and every weights [w_j ∈ [1, t²]]
+    of its length, the logits [l_j = ln p_j] and the perturbation
+    [e_j = ln w_j − ln t] have [|e_j| ≤ ln t] and move the softmax by
+    exactly the rational [||p − q||_1] the checker computes. *)
+Lemma two_point_witness (t : Q) (p w : list Q) :
+  (1 < t)%Q -> length w = length p -> p <> [] ->
+  Forall (fun x => 0 < x)%Q p -> Qsum p == 1 -> Forall (fun x => 1 <= x /\ x <= t * t)%Q w ->
+  let l := map (fun x => ln (Q2R x)) p in
+  let e := map (fun x => ln (Q2R x) - ln (Q2R t)) w in
+  length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\
+  l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) = Q2R (two_point_dist p w).
+Proof.
+  intros Ht Hlen Hne Hp Hsum Hw l e.
+  rewrite Forall_forall in Hp, Hw.
+  apply Qlt_Rlt in Ht; rewrite res_Q2R_1 in Ht. set (T := Q2R t) in *.
+  assert (HlnT : 0 <= ln T) by (rewrite <- ln_1; apply res_ln_le; lra).
+  assert (HP : forall x, In x p -> 0 < Q2R x)
+    by (intros x Hx; specialize (Hp x Hx); apply Qlt_Rlt in Hp; rewrite res_Q2R_0 in Hp; exact Hp).
+  assert (HW : forall x, In x w -> 1 <= Q2R x <= T * T).
+  { intros x Hx; destruct (Hw x Hx) as [H1 H2]. apply Qle_Rle in H1, H2.
+    rewrite res_Q2R_1 in H1; rewrite Q2R_mult in H2; fold T in H2; lra. }
+  split; [subst l e; rewrite !map_length; exact Hlen|]. split.
+  { (* |ln w_j − ln t| ≤ ln t because 1 ≤ w_j ≤ t² *)
+    apply Forall_forall; intros x Hx; subst e; apply in_map_iff in Hx as [y [<- Hy]].
+    destruct (HW y Hy) as [H1 H2].
+    assert (0 <= ln (Q2R y)) by (rewrite <- ln_1; apply res_ln_le; lra).
+    assert (ln (Q2R y) <= ln T + ln T) by (rewrite <- ln_mult by lra; apply res_ln_le; lra).
+    apply Rabs_le; lra. }
+  set (zz := combine p w).
+  assert (Hfst : map fst zz = p) by (apply res_map_fst_combine; congruence).
+  assert (HinP : forall x, In x zz -> 0 < Q2R (fst x))
+    by (intros [x y] Hxy; apply HP, (in_combine_l _ _ _ _ Hxy)).
+  assert (HinW : forall x, In x zz -> 1 <= Q2R (snd x) <= T * T)
+    by (intros [x y] Hxy; apply HW, (in_combine_r _ _ _ _ Hxy)).
+  (* the softmax of l is p *)
+  assert (Hsl : softmax (ones (length l)) l = map (fun x => Q2R (fst x)) zz).
+  { assert (Hexpl : map exp l = map Q2R p)
+      by (subst l; rewrite map_map; apply map_ext_in; intros x Hx; apply exp_ln, HP, Hx).
+    unfold softmax; rewrite res_weighted_ones, Hexpl.
+    rewrite <- res_Q2R_sum, (Qeq_eqR _ _ Hsum), res_Q2R_1.
+    rewrite <- Hfst at 1. rewrite !map_map. apply map_ext; intro x; field. }
+  (* the softmax of l + e is q *)
+  set (tot := Q2R (two_point_total p w)).
+  assert (Htot : tot = ssum (map (fun x => Q2R (fst x) * Q2R (snd x)) zz)).
+  { subst tot; unfold two_point_total; rewrite res_Q2R_sum, map_map. fold zz.
+    f_equal; apply map_ext; intro x; apply Q2R_mult. }
+  assert (Htotpos : 0 < tot).
+  { rewrite Htot; apply res_ssum_pos.
+    - intros x Hx; apply Rmult_lt_0_compat; [apply HinP, Hx | pose proof (HinW x Hx); lra].
+    - subst zz; destruct p as [|x p]; [congruence|]. destruct w as [|y w]; simpl in *; [lia | discriminate]. }
+  assert (Hv : vadd l e = map (fun x => ln (Q2R (fst x)) + (ln (Q2R (snd x)) - ln T)) zz).
+  { subst l e; unfold vadd; rewrite res_combine_map2, map_map; reflexivity. }
+  assert (Hexp : map exp (vadd l e) = map (fun x => Q2R (fst x) * Q2R (snd x) / T) zz).
+  { rewrite Hv, map_map; apply map_ext_in; intros x Hx.
+    unfold Rminus; rewrite !exp_plus, exp_Ropp, !exp_ln by (try apply HinP, Hx; pose proof (HinW x Hx); lra).
+    unfold Rdiv; ring. }
+  assert (Hsq : softmax (ones (length l)) (vadd l e)
+                = map (fun x => Q2R (fst x) * Q2R (snd x) / tot) zz).
+  { assert (Hl : length (vadd l e) = length l)
+      by (unfold vadd; rewrite map_length, combine_length; subst l e; rewrite !map_length, Hlen; lia).
+    unfold softmax; rewrite <- Hl, res_weighted_ones, Hexp.
+    replace (ssum (map (fun x => Q2R (fst x) * Q2R (snd x) / T) zz)) with (tot / T).
+    - rewrite map_map; apply map_ext; intro x; field; lra.
+    - rewrite Htot. transitivity (/ T * ssum (map (fun x => Q2R (fst x) * Q2R (snd x)) zz)).
+      + unfold Rdiv; ring.
+      + rewrite <- res_ssum_scale. f_equal; apply map_ext; intro; unfold Rdiv; ring. }
+  rewrite Hsl, Hsq. unfold l1; rewrite res_combine_map, map_map.
+  unfold two_point_dist; rewrite res_Q2R_sum, map_map. fold zz.
+  apply f_equal, map_ext_in; intros x Hx; cbn [fst snd].
+  rewrite res_Q2R_abs, Q2R_minus, Q2R_div, Q2R_mult; fold tot.
+  - rewrite Rabs_minus_sym; reflexivity.
+  - intro H0; apply Qeq_eqR in H0; rewrite res_Q2R_0 in H0; fold tot in H0; lra.
+Qed.
+
+Lemma bound_value_real (b : residual_bound_name) (t : Q) :
+  (1 < t)%Q -> Q2R (bound_value b t) = bound_real b t.
+Proof.
+  intro Ht; apply Qlt_Rlt in Ht; rewrite res_Q2R_1 in Ht.
+  destruct b; simpl.
+  - rewrite Q2R_div, Q2R_mult, Q2R_minus, Q2R_plus, res_Q2R_1, res_Q2R_2, tanh_ln_half by
+      (try (intro H; apply Qeq_eqR in H; rewrite Q2R_plus, res_Q2R_1, res_Q2R_0 in H); lra).
+    field; lra.
+  - rewrite Q2R_div, Q2R_minus, Q2R_plus, Q2R_mult, res_Q2R_1, tanh_ln by
+      (try (intro H; apply Qeq_eqR in H; rewrite Q2R_plus, Q2R_mult, res_Q2R_1, res_Q2R_0 in H); nra).
+    reflexivity.
+Qed.
+
+(** The checker's soundness, for every bound name, relation and data:
+    [check_two_point b r t p w = true] implies the real claim. *)
+Theorem check_two_point_sound : forall b r t p w,
+  check_two_point b r t p w = true -> two_point_claim b r t.
+Proof.
+  intros b r t p w Hc. unfold check_two_point in Hc.
+  repeat rewrite Bool.andb_true_iff in Hc.
+  destruct Hc as [[[[[[[Ht H2] H16] Hlen] Hp] Hsum] Hw] Hrel].
+  assert (Ht' : (1 < t)%Q)
+    by (unfold Qltb in Ht; apply Qnot_le_lt; intro H; apply Qle_bool_iff in H; rewrite H in Ht; discriminate).
+  apply Nat.leb_le in H2. apply Nat.eqb_eq in Hlen. apply Qeq_bool_iff in Hsum.
+  rewrite forallb_forall in Hp, Hw.
+  assert (Hp' : Forall (fun x => 0 < x)%Q p).
+  { apply Forall_forall; intros x Hx; specialize (Hp x Hx); unfold Qltb in Hp.
+    apply Qnot_le_lt; intro H; apply Qle_bool_iff in H; rewrite H in Hp; discriminate. }
+  assert (Hw' : Forall (fun x => 1 <= x /\ x <= t * t)%Q w).
+  { apply Forall_forall; intros x Hx; specialize (Hw x Hx).
+    apply Bool.andb_true_iff in Hw as [Hw1 Hw2]. split; apply Qle_bool_iff; assumption. }
+  assert (Hne : p <> []) by (intro; subst p; simpl in H2; lia).
+  destruct (two_point_witness t p w Ht' Hlen Hne Hp' Hsum Hw') as (He & Hb & Hd).
+  eexists; eexists; split; [exact He|]. split; [exact Hb|].
+  rewrite Hd, <- (bound_value_real b t Ht').
+  destruct r.
+  - unfold Qltb in Hrel. apply Bool.negb_true_iff in Hrel.
+    apply Qlt_Rlt, Qnot_le_lt. intro H; apply Qle_bool_iff in H; congruence.
+  - apply Qeq_eqR, Qeq_bool_iff, Hrel.
+Qed.
+
+(** "exceeds tanh(delta)": a certificate [(t, p, w)] accepted by the checker
+    gives, at [δ = ln t], a row [l] and a perturbation [e] with [|e_j| ≤ δ]
+    and [||rowsoftmax(l) − rowsoftmax(l + e)||_1 > tanh δ]. *)
+Theorem two_point_exceeds_tanh_sound : forall t p w,
+  check_two_point_exceeds_tanh t p w = true ->
+  exists l e : list R, length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\
+    l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) > tanh (ln (Q2R t)).
+Proof. intros t p w H; exact (check_two_point_sound bound_tanh rel_exceeds t p w H). Qed.
+
+(** "attains 2tanh(delta/2)": an accepted certificate gives, at [δ = ln t],
+    a row and a perturbation with [|e_j| ≤ δ] and
+    [||rowsoftmax(l) − rowsoftmax(l + e)||_1 = 2 tanh(δ/2)]. *)
+Theorem two_point_attains_sound : forall t p w,
+  check_two_point_attains t p w = true ->
+  exists l e : list R, length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\
+    l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) = 2 * tanh (ln (Q2R t) / 2).
+Proof. intros t p w H; exact (check_two_point_sound bound_2tanh_half rel_attains t p w H). Qed.
+
+(** "exceeds 2tanh(delta/2)" (never accepted, by S6; sound all the same). *)
+Theorem two_point_exceeds_2tanh_half_sound : forall t p w,
+  check_two_point_exceeds_2tanh_half t p w = true ->
+  exists l e : list R, length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\
+    l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) > 2 * tanh (ln (Q2R t) / 2).
+Proof. intros t p w H; exact (check_two_point_sound bound_2tanh_half rel_exceeds t p w H). Qed.
+
+(** "attains tanh(delta)". *)
+Theorem two_point_attains_tanh_sound : forall t p w,
+  check_two_point_attains_tanh t p w = true ->
+  exists l e : list R, length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\
+    l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) = tanh (ln (Q2R t)).
+Proof. intros t p w H; exact (check_two_point_sound bound_tanh rel_attains t p w H). Qed.
+
+(** ** The two certificates of the project *)
+
+(** [softmax_rank.residual_error_tanh]: at [t = 3], [p = (1/4, 3/4)],
+    [w = (6, 17/16)] the distance is [79/98 > 4/5 = tanh(ln 3)]. *)
+Example two_point_tanh_refuted_t3 :
+  exists l e : list R, length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R (3#1))) e /\
+    l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) > tanh (ln (Q2R (3#1))).
+Proof. apply (two_point_exceeds_tanh_sound (3#1) [(1#4); (3#4)] [(6#1); (17#16)]). vm_compute. reflexivity. Qed.
+
+(** [softmax_rank.residual_error]: at [t = 3], [p = (1/4, 3/4)], [w = (9, 1)]
+    the distance is [1 = 2 tanh(ln 3 / 2)] (sharpness). *)
+Example two_point_attains_t3 :
+  exists l e : list R, length e = length l /\ Forall (fun x => Rabs x <= ln (Q2R (3#1))) e /\
+    l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) = 2 * tanh (ln (Q2R (3#1)) / 2).
+Proof. apply (two_point_attains_sound (3#1) [(1#4); (3#4)] [(9#1); (1#1)]). vm_compute. reflexivity. Qed.
+
+(** A broken witness is refused: the weight 1/2 lies outside [[1, t²]]; the
+    right weights fail the wrong relation or bound. *)
+Example two_point_broken_weight : check_two_point_exceeds_tanh (3#1) [(1#4); (3#4)] [(6#1); (1#2)] = false.
+Proof. vm_compute. reflexivity. Qed.
+Example two_point_attains_not_exceeds :
+  check_two_point_exceeds_2tanh_half (3#1) [(1#4); (3#4)] [(9#1); (1#1)] = false.
+Proof. vm_compute. reflexivity. Qed.
+Example two_point_exceeds_not_attains : check_two_point_attains (3#1) [(1#4); (3#4)] [(6#1); (17#16)] = false.
+Proof. vm_compute. reflexivity. Qed.
