@@ -80,8 +80,28 @@ Proof.
   rewrite IH by lia. f_equal. ring.
 Qed.
 
+(** [1 + h ≤ e^h] for [h ≥ 0], from the first two terms of the series (as
+    the standard library's [exp_pos_pos]); the library's [exp_increasing]
+    would bring in [Classical_Prop.classic] through the mean value theorem. *)
+Lemma res_exp_ge (h : R) : 0 <= h -> 1 + h <= exp h.
+Proof.
+  intro Hh; destruct (Rle_lt_or_eq_dec 0 h Hh) as [Hlt|<-]; [|rewrite exp_0; lra].
+  set (An := fun N : nat => / INR (fact N) * h ^ N).
+  assert (Hcv : Un_cv (fun n => sum_f_R0 An n) (exp h)).
+  { unfold exp, projT1; destruct (exist_exp h) as [v Hv]. exact Hv. }
+  replace (1 + h) with (sum_f_R0 An 1) by (simpl; unfold An; simpl; field).
+  apply sum_incr; [exact Hcv|].
+  intro n; unfold An; apply Rmult_le_pos.
+  - apply Rlt_le, Rinv_0_lt_compat, INR_fact_lt_0.
+  - apply pow_le, Hh.
+Qed.
+
 Lemma res_exp_le (x y : R) : x <= y -> exp x <= exp y.
-Proof. intro H; destruct (Rle_lt_or_eq_dec x y H) as [Hlt|<-]; [apply Rlt_le, exp_increasing, Hlt | lra]. Qed.
+Proof.
+  intro H. replace y with (x + (y - x)) by ring. rewrite exp_plus.
+  pose proof (res_exp_ge (y - x) ltac:(lra)). pose proof (exp_pos x).
+  rewrite <- (Rmult_1_r (exp x)) at 1. apply Rmult_le_compat_l; lra.
+Qed.
 
 Lemma res_ln_le (x y : R) : 0 < x -> x <= y -> ln x <= ln y.
 Proof. intros Hx H; destruct (Rle_lt_or_eq_dec x y H) as [Hlt|<-]; [apply Rlt_le, ln_increasing; lra | lra]. Qed.
@@ -332,17 +352,26 @@ Proof. intro Ht. rewrite tanh_half, exp_ln by exact Ht. reflexivity. Qed.
 
 (** Not S6 with [tanh δ]: it is false that for every row [l], every [δ ≥ 0]
     and every [e] with [|e_j| ≤ δ],
-    [||rowsoftmax(l) − rowsoftmax(l + e)||_1 ≤ tanh δ].  At [e^δ = 3] the
-    sharp example moves the row by [2 tanh(δ/2) = 1 > 4/5 = tanh δ]. *)
+    [||rowsoftmax(l) − rowsoftmax(l + e)||_1 ≤ tanh δ].  The sharp example
+    moves the row by [2 tanh(δ/2) = 2(s−1)/(s+1)] ([s = e^δ]), which exceeds
+    [tanh δ = (s²−1)/(s²+1)] by [(s−1)³/((s+1)(s²+1)) > 0] for every [δ > 0];
+    taken at [δ = 1] (at [e^δ = 3] it is [1 > 4/5], the certificate
+    [two_point_tanh_refuted_t3] below; [δ = 1] keeps [ln] out of the proof). *)
 Theorem S6_tanh_refuted : ~ (forall (l e : list R) (delta : R),
   0 <= delta -> length e = length l -> Forall (fun x => Rabs x <= delta) e ->
   l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) <= tanh delta).
 Proof.
   intro H.
-  assert (Hd : 0 <= ln 3) by (rewrite <- ln_1; apply res_ln_le; lra).
-  destruct (S6_sharp (ln 3) Hd) as (l & e & Hl & He & Hb & Hval).
-  specialize (H l e (ln 3) Hd ltac:(congruence) Hb).
-  rewrite Hl, Hval, tanh_ln_half, tanh_ln in H by lra.
+  destruct (S6_sharp 1 ltac:(lra)) as (l & e & Hl & He & Hb & Hval).
+  specialize (H l e 1 ltac:(lra) ltac:(congruence) Hb).
+  rewrite Hl, Hval, tanh_half, tanh_exp in H.
+  replace (2 * 1) with (1 + 1) in H by ring. rewrite exp_plus in H.
+  pose proof (res_exp_ge 1 ltac:(lra)) as Hs. set (s := exp 1) in *.
+  assert (Hgap : 2 * ((s - 1) / (s + 1)) - (s * s - 1) / (s * s + 1)
+                 = (s - 1) ^ 3 / ((s + 1) * (s * s + 1))) by (field; nra).
+  assert (0 < (s - 1) ^ 3 / ((s + 1) * (s * s + 1))).
+  { unfold Rdiv; apply Rmult_lt_0_compat; [apply pow_lt; lra|].
+    apply Rinv_0_lt_compat, Rmult_lt_0_compat; nra. }
   lra.
 Qed.
 
