@@ -13,9 +13,6 @@ Open Scope R_scope.
 
 (** ** Sums over lists *)
 
-Lemma res_ssum_app (a b : list R) : ssum (a ++ b) = ssum a + ssum b.
-Proof. induction a as [|x a IH]; unfold ssum in *; simpl; [ring | rewrite IH; ring]. Qed.
-
 Lemma res_ssum_le {A} (f g : A -> R) (z : list A) :
   (forall x, In x z -> f x <= g x) -> ssum (map f z) <= ssum (map g z).
 Proof.
@@ -123,14 +120,7 @@ Qed.
 
 (** [tanh(δ/2) = (e^δ − 1)/(e^δ + 1)]. *)
 Lemma tanh_half (d : R) : tanh (d / 2) = (exp d - 1) / (exp d + 1).
-Proof. rewrite tanh_exp. do 2 f_equal; f_equal; f_equal; field. Qed.
-
-Lemma tanh_half_nonneg (d : R) : 0 <= d -> 0 <= tanh (d / 2).
-Proof.
-  intro Hd. rewrite tanh_half.
-  assert (1 <= exp d) by (rewrite <- exp_0; apply res_exp_le; lra).
-  unfold Rdiv; apply Rmult_le_pos; [lra | apply Rlt_le, Rinv_0_lt_compat; lra].
-Qed.
+Proof. rewrite tanh_exp; replace (2 * (d / 2)) with d by field; reflexivity. Qed.
 
 (** ** The two-block reduction *)
 
