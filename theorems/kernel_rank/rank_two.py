@@ -237,12 +237,13 @@ class RankTwo(Claim):
     id = "kernel_rank.rank_two"
     paper = "2608.11427"
     sentence = THREE_TOKENS
-    title = "Feature rank two through query cones: r*(4) = 2, r*(m) >= 3 for m >= 5"
+    title = "Feature rank two through query cones: r*(4) = 2 (point m = 4); r*(m) >= 3 at every m >= 5, from the point m = 5"
     relation = "a finite step of an asymptotic"
     formal = ('r_star_4_is_2', 'r_star_5_is_3', 'rank_two_fails_from_5')
     expected = "verified"
     established = "verified"
-    uses = ("kernel_rank.feature_rank_table", "kernel_rank.restriction_lemma")
+    # the table of r*(m) builds on this claim (its m = 5 cell is this betweenness certificate), not the reverse
+    uses = ("kernel_rank.three_token_lower_bound", "kernel_rank.restriction_lemma")
     parameters = (
         Parameter("m", 4, 4, 5, "4: r*(4) = 2 from the cones alone; 5: no rank-2 head at any m >= 5 (betweenness)"),
     )

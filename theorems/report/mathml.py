@@ -29,221 +29,11 @@ import sympy
 from sympy.core.function import AppliedUndef
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-MATH_NS = "http://www.w3.org/1998/Math/MathML"
+from theorems.report.tex import (  # noqa: F401  (re-exported: the TeX helpers live in tex)
+    DOUBLE_STRUCK, FUNCTIONS, GREEK, MATH_NS, OPERATORS, SPACES, TEXT_COMMANDS, _TexParser, _character, ascii_tex, prose,
+    tex_body, tex_to_mathml, wrap, words)
 
-GREEK = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ϵ", "varepsilon": "ε", "zeta": "ζ",
-    "eta": "η", "theta": "θ", "vartheta": "ϑ", "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν",
-    "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "ϕ", "varphi": "φ",
-    "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ",
-    "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω", "ell": "ℓ", "infty": "∞", "emptyset": "∅",
-    "partial": "∂", "nabla": "∇", "hbar": "ℏ",
-}
-OPERATORS = {
-    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "lt": "<", "gt": ">",
-    "cdot": "⋅", "times": "×", "div": "÷", "pm": "±", "mp": "∓", "to": "→", "rightarrow": "→",
-    "leftarrow": "←", "Rightarrow": "⇒", "Leftarrow": "⇐", "iff": "⟺", "Leftrightarrow": "⇔", "implies": "⟹",
-    "mapsto": "↦", "in": "∈", "notin": "∉", "ni": "∋", "subset": "⊂", "subseteq": "⊆", "supset": "⊃",
-    "supseteq": "⊇", "cup": "∪", "cap": "∩", "setminus": "∖", "sum": "∑", "prod": "∏", "int": "∫",
-    "langle": "⟨", "rangle": "⟩", "lvert": "|", "rvert": "|", "lVert": "‖", "rVert": "‖", "|": "‖", "mid": "∣",
-    "ldots": "…", "cdots": "⋯", "dots": "…", "approx": "≈", "sim": "∼", "simeq": "≃", "equiv": "≡",
-    "propto": "∝", "forall": "∀", "exists": "∃", "neg": "¬", "lnot": "¬", "wedge": "∧", "land": "∧",
-    "vee": "∨", "lor": "∨", "circ": "∘", "otimes": "⊗", "oplus": "⊕", "star": "⋆", "ast": "∗",
-    "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "colon": ":", "{": "{", "}": "}",
-    "ll": "≪", "gg": "≫", "perp": "⊥", "top": "⊤",
-}
-FUNCTIONS = {"log", "ln", "exp", "min", "max", "sup", "inf", "lim", "det", "rank", "sin", "cos", "tan",
-             "arg", "Pr", "dim", "ker", "deg", "gcd", "sgn", "poly", "argmin", "argmax"}
-SPACES = {",": "0.1667em", ":": "0.2222em", ";": "0.2778em", " ": "0.25em", "quad": "1em", "qquad": "2em", "!": "0em"}
-DOUBLE_STRUCK = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "P": "ℙ", "E": "𝔼"}
-TEXT_COMMANDS = {"text", "textrm", "mathrm", "operatorname", "textit", "mathit", "textbf", "mathbf", "mathsf", "texttt"}
-
-
-# -------------------------------------------------------------- TeX subset
-
-
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|[A-Za-z]|\s+|.", re.S)
-
-
-class _TexParser:
-    """A recursive-descent reader of the TeX subset; each node is a MathML string."""
-
-    def __init__(self, tex: str):
-        self.tokens = [t for t in _TOKEN.findall(tex) if not t.isspace()]
-        self.i = 0
-
-    def peek(self):
-        return self.tokens[self.i] if self.i < len(self.tokens) else None
-
-    def take(self):
-        token = self.peek()
-        self.i += 1
-        return token
-
-    def sequence(self, closing=None) -> str:
-        parts = []
-        while self.peek() is not None and self.peek() != closing:
-            if self.peek() == "}":  # an unmatched brace: show it rather than fail
-                self.take()
-                parts.append("<mo>}</mo>")
-                continue
-            parts.append(self.scripted())
-        if closing is not None and self.peek() == closing:
-            self.take()
-        return "".join(parts)
-
-    def group_text(self) -> str:
-        """The raw text of a ``{...}`` group (for \\text and friends)."""
-        if self.peek() != "{":
-            return self.take() or ""
-        self.take()
-        depth, out = 1, []
-        while self.peek() is not None:
-            t = self.take()
-            if t == "{":
-                depth += 1
-            elif t == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            out.append(t.lstrip("\\") if t.startswith("\\") and len(t) == 2 else t)
-        return " ".join(out) if all(len(x) > 1 for x in out) else "".join(out)
-
-    def argument(self) -> str:
-        if self.peek() == "{":
-            self.take()
-            return f"<mrow>{self.sequence('}')}</mrow>"
-        return self.atom()
-
-    def scripted(self) -> str:
-        base = self.atom()
-        sub = sup = None
-        while self.peek() in ("^", "_"):
-            if self.take() == "^":
-                sup = self.argument()
-            else:
-                sub = self.argument()
-        if sub is not None and sup is not None:
-            out = f"<msubsup>{base}{sub}{sup}</msubsup>"
-        elif sub is not None:
-            out = f"<msub>{base}{sub}</msub>"
-        elif sup is not None:
-            out = f"<msup>{base}{sup}</msup>"
-        else:
-            out = base
-        if base.startswith("<mi>") and base[4:-5] in FUNCTIONS:  # \log n: a thin space each side, as TeX sets it
-            thin = '<mspace width="0.1667em"></mspace>'
-            out = f"{thin}{out}{thin}"
-        return out
-
-    def atom(self) -> str:
-        t = self.take()
-        if t is None:
-            return "<mrow></mrow>"
-        if t == "{":
-            return f"<mrow>{self.sequence('}')}</mrow>"
-        if t[0].isdigit():
-            return f"<mn>{t}</mn>"
-        if t.isalpha():
-            return f"<mi>{t}</mi>"
-        if t.startswith("\\"):
-            return self.command(t[1:])
-        if t == "-":
-            return "<mo>−</mo>"
-        if t == "'":
-            return "<mo>′</mo>"
-        return f"<mo>{html.escape(t)}</mo>"
-
-    def command(self, name: str) -> str:
-        if name == "frac" or name in ("dfrac", "tfrac"):
-            num, den = self.argument(), self.argument()
-            return f"<mfrac>{num}{den}</mfrac>"
-        if name == "sqrt":
-            return f"<msqrt>{self.argument()}</msqrt>"
-        if name in ("left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr"):
-            delim = self.take() or ""
-            if delim == ".":
-                return ""
-            delim = OPERATORS.get(delim[1:], delim[1:]) if delim.startswith("\\") else delim
-            return f"<mo>{html.escape(delim)}</mo>"
-        if name == "mathbb":
-            text = self.group_text()
-            return "".join(f"<mi>{DOUBLE_STRUCK.get(ch, ch)}</mi>" for ch in text)
-        if name in ("mathcal", "mathscr"):
-            return f'<mi mathvariant="normal">{html.escape(self.group_text())}</mi>'
-        if name in TEXT_COMMANDS:
-            text = self.group_text()
-            tag = "mtext" if name.startswith("text") else "mi"
-            return f'<{tag} mathvariant="normal">{html.escape(text)}</{tag}>' if tag == "mi" and len(text) == 1 else f"<{tag}>{html.escape(text)}</{tag}>"
-        if name in GREEK:
-            return f"<mi>{GREEK[name]}</mi>"
-        if name in OPERATORS:
-            return f"<mo>{html.escape(OPERATORS[name])}</mo>"
-        if name in SPACES:
-            return f'<mspace width="{SPACES[name]}"></mspace>'
-        if name in FUNCTIONS:
-            return f"<mi>{name}</mi>"
-        if name == "\\":  # a line break (\\ in a matrix or cases): a wide space on one line
-            return '<mspace width="1em"></mspace>'
-        if len(name) == 1:  # an escaped character such as \# or \%
-            return f"<mo>{html.escape(name)}</mo>"
-        return f"<mi>{html.escape(name)}</mi>"  # unknown: its name, upright, never a backslash
-
-
-def tex_body(tex: str) -> str:
-    """The MathML inside ``<math>`` for a TeX fragment: latex2mathml, else the package's own subset reader.
-
-    latex2mathml passes a command it does not know through with its
-    backslash; such a command is set upright by its name (rewritten to
-    ``\\operatorname{name}``) and the fragment converted again, so no
-    backslash ever reaches a page.  Should latex2mathml still fail, the small
-    reader above (:class:`_TexParser`) converts the fragment.
-    """
-    from latex2mathml.converter import convert
-
-    attempt = tex
-    for _ in range(2):
-        try:
-            out = convert(attempt)
-        except Exception:  # latex2mathml raises on TeX it cannot read (an unbalanced brace, a bad environment)
-            break
-        inner = re.sub(r"^<math[^>]*>|</math>$", "", out)
-        raw = set(re.findall(r"\\([A-Za-z]+)", inner))
-        if not raw and "\\" not in inner:
-            inner = re.sub(r"&#(x[0-9a-fA-F]+|\d+);", _character, inner)  # readable source: ε, not &#x003B5;
-            inner = inner.replace("<mo>/</mo>", '<mo lspace="0" rspace="0">/</mo>')  # 1/2 set as TeX sets it
-            return inner.replace("<mspace linebreak=\"newline\" />", '<mspace width="1em"></mspace>')
-        # the commands it passed through raw: upright names
-        attempt = re.sub(r"\\([A-Za-z]+)", lambda m: f"\\operatorname{{{m.group(1)}}}" if m.group(1) in raw
-                         else m.group(0), attempt)
-    return f"<mrow>{_TexParser(tex).sequence()}</mrow>"
-
-
-def tex_to_mathml(tex: str, display: bool = False) -> str:
-    """A ``<math>`` element for a TeX fragment (see :func:`tex_body`)."""
-    return _wrap(tex_body(tex), display)
-
-
-def _wrap(body: str, display: bool, displaystyle: bool = False) -> str:
-    attr = ' display="block"' if display else (' displaystyle="true"' if displaystyle else "")
-    return f'<math xmlns="{MATH_NS}"{attr}>{body}</math>'
-
-
-_INLINE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
-
-
-def prose(text: str) -> str:
-    """HTML for prose with ``$...$`` (inline) and ``$$...$$`` (display) TeX: text escaped, math as MathML."""
-    out, last = [], 0
-    for match in _INLINE.finditer(text):
-        out.append(html.escape(text[last:match.start()], quote=False))
-        if match.group(1) is not None:
-            out.append(tex_to_mathml(match.group(1), display=True))
-        else:
-            out.append(tex_to_mathml(match.group(2)))
-        last = match.end()
-    out.append(html.escape(text[last:], quote=False))
-    return "".join(out)
+_wrap = wrap
 
 
 # ----------------------------------------------------------- sympy objects
@@ -260,8 +50,6 @@ class _Printer(MathMLPresentationPrinter):
         if "\\" in sym.name or "$" in sym.name:
             return self._markup(f"<mrow>{tex_body(sym.name.strip('$'))}</mrow>")
         if not re.fullmatch(r"[A-Za-z0-9_']+", sym.name):  # a name written as ASCII mathematics: <z,q>, |q|
-            from theorems.report.reading import ascii_tex
-
             return self._markup(f"<mrow>{tex_body(ascii_tex(sym.name))}</mrow>")
         base, _, rest = sym.name.partition("_")
         if base in GREEK:  # sympy knows "epsilon" but not "varepsilon", "ell", ...: a letter, never a word
@@ -337,12 +125,6 @@ def sympy_mathml(expr, display: bool = False, displaystyle: bool = True) -> str:
     body = re.sub(r"&#(x[0-9a-fA-F]+|\d+);", _character, body)  # readable source: κ, not &#954;
     body = body.replace("<mo>-</mo>", "<mo>−</mo>")  # a minus sign, not a hyphen
     return _wrap(f"<mrow>{body}</mrow>", display, displaystyle)
-
-
-def _character(match) -> str:
-    code = match.group(1)
-    value = int(code[1:], 16) if code[0] in "xX" else int(code)
-    return match.group(0) if chr(value) in "<>&" else chr(value)
 
 
 def sympy_tex(expr) -> str:

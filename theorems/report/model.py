@@ -33,7 +33,7 @@ from theorems.core import PAPERS, Claim, rung
 CERT_SUFFIX = ".cert.json"
 UNKNOWN_WHY = ("open", "budget", "undecided", "not established")  # the outcome format's unknown.why
 RELATION_ORDER = ("reads it", "a finite step of an asymptotic", "a lemma toward it", "a tempting variant, refuted",
-                  "a conjecture")
+                  "an analogue", "a conjecture")
 _MADE_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 _VERSION = re.compile(r"[0-9A-Za-z.+_-]{1,40}")
 _CODE = re.compile(r"sha256:[0-9a-f]{64}")
@@ -538,6 +538,11 @@ class Sentence:
 
 
 def relation_of(claim: Claim) -> str:
+    """How the claim serves its sentence: ``Claim.relation``, or, for a claim that repeats the sentence's
+    experiment on other data, its ``analogue`` ("an analogue on all-MiniLM-L6-v2 ..., not the paper's ... set")."""
+    analogue = getattr(claim, "analogue", "")
+    if isinstance(analogue, str) and analogue:
+        return analogue
     relation = getattr(claim, "relation", "reads it")
     return relation if isinstance(relation, str) and relation else "reads it"
 
@@ -599,3 +604,59 @@ def sentences(entries: list[Entry]) -> list[Sentence]:
         found.append(Sentence(text, "; ".join(sources), paper, mine))
     return sorted(found, key=lambda s: (not s.paper, s.paper, s.text not in order, order.get(s.text, 0), s.text,
                                         s.entries[0].id))  # sentences of no paper (a user's conjectures) last
+
+
+# ------------------------------------------------------------ the first screen
+
+READING = ("reads it", "a finite step of an asymptotic")  # the claims whose badge speaks to the sentence
+ROLES = {  # how the first screen groups the claims: the papers' own claims apart from everything else
+    "paper": "the papers' claims (each reads a sentence of its paper, or checks a finite step of it)",
+    "lemma": "lemmas toward them",
+    "variant": "tempting variants (refuting one says nothing against its paper)",
+    "analogue": "analogues (a sentence's experiment repeated on other data, not the paper's)",
+    "conjecture": "conjectures (worked examples and open questions, not the papers' statements)",
+}
+
+
+def role_of(claim: Claim) -> str:
+    """The claim's group on the first screen: 'paper', 'lemma', 'variant' or 'conjecture'."""
+    relation = relation_of(claim)
+    if relation == "a conjecture" or not stated_by_paper(claim):
+        return "conjecture"
+    if relation.startswith("an analogue"):
+        return "analogue"
+    if relation == "a tempting variant, refuted":
+        return "variant"
+    if relation == "a lemma toward it":
+        return "lemma"
+    return "paper"
+
+
+def headline(sentence: Sentence) -> Standing:
+    """One badge for a paper's sentence, summarising only the claims that read it (or check a finite step of it):
+    lemmas, tempting variants and conjectures under it never colour it."""
+    readers = [e for e in sentence.entries if relation_of(e.claim) in READING and stated_by_paper(e.claim)]
+    if not readers:
+        if any(role_of(e.claim) == "analogue" for e in sentence.entries):
+            return Standing("not-run", "not checked on the paper's data: an analogue only",
+                            "an analogue repeats the experiment on other data; its badge is its own")
+        return Standing("not-run", "no claim reads it directly", "only lemmas, variants or conjectures serve it")
+    n = len(readers)
+    loud = [e for e in readers if e.standing.loud]
+    if loud:
+        return Standing("mismatch", f"NOT ESTABLISHED: {len(loud)} of {n} reading claim(s) do not stand as expected",
+                        ", ".join(e.id for e in loud), loud=True)
+    refuted = [e for e in readers if e.standing.key == "refuted"]
+    if refuted:
+        return Standing("refuted", f"refuted: {len(refuted)} of {n} reading claim(s)", ", ".join(e.id for e in refuted))
+    proved = [e for e in readers if e.standing.key == "proved"]
+    verified = [e for e in readers if e.standing.key == "verified"]
+    if len(proved) == n:
+        return Standing("proved", "proved for every parameter" + (f" ({n} claims)" if n > 1 else ""), "")
+    if len(proved) + len(verified) == n:
+        label = (f"verified at finite sizes ({n} claim{'s' if n > 1 else ''}"
+                 + (f", {len(proved)} proved for every parameter" if proved else "") + ")")
+        return Standing("verified", label, "")
+    checked = len(proved) + len(verified)
+    return Standing("unknown", f"{checked} of {n} reading claim(s) verified; the rest not established here",
+                    ", ".join(e.id for e in readers if e.standing.key not in ("proved", "verified")))

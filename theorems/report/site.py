@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import sympy
 
-from theorems.report import coq, graph, mathml, model, reading, statement, values
+from theorems.report import coq, graph, mathml, model, reading, statement, tex, values
 
 STYLE = """\
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 84rem; margin: 0 auto;
@@ -70,16 +70,31 @@ p.where { margin-top: 0; }
 pre.coq-source { white-space: pre-wrap; } pre.coq-source .number { color: #8c959f; }
 pre.coq-source .line:target { background: #fff8c5; }
 table.coq-obligations td pre { margin: 0.2rem 0; }
+p.lede { font-size: 1.05em; margin-top: 0.2rem; }
+nav.toc { background: #f6f8fa; border: 1px solid #d0d7de; padding: 0.4rem 0.8rem; border-radius: 0.3rem; }
+div.search { margin: 0.8rem 0; } div.search input { font-size: 1em; padding: 0.25rem 0.5rem; width: min(28rem, 100%);
+  box-sizing: border-box; } ul#search-results { margin: 0.3rem 0; padding-left: 1.2rem; } ul#search-results:empty { display: none; }
+section#papers h3.paper { margin: 1rem 0 0.3rem; font-size: 1.1rem; }
+ol.headlines { padding-left: 1.4rem; margin: 0.3rem 0 0.8rem; } ol.headlines li { margin-bottom: 0.45rem; }
+span.sentence-text { font-family: "DejaVu Serif", Georgia, serif; }
+.beside { color: #57606a; font-size: 0.88em; }
+a.more { font-size: 0.85em; white-space: nowrap; }
+ul.counts { margin: 0.2rem 0 0.6rem; padding-left: 1.2rem; } a.count { text-decoration: none; margin-right: 0.4rem; }
+h2.counts-title { margin-top: 0.2rem; border: 0; font-size: 1.15rem; }
+.badge.quiet { background: #fff; color: #424a53; border: 1px solid #8c959f; }
+span.quiet-chip { border: 1px solid #8c959f; border-radius: 1rem; padding: 0 0.4rem; font-size: 0.85em; color: #424a53; }
+div.graph-box { overflow-x: auto; max-width: 100%; border: 1px solid #d0d7de; }
 """
 
 
-def page(title: str, body: str, root: str) -> bytes:
+def page(title: str, body: str, root: str, scripts: list[str] | None = None) -> bytes:
+    tail = "".join(f'<script src="{root}{s}"></script>\n' for s in scripts or [])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>{html.escape(title)}</title>\n"
         f"<link rel=\"stylesheet\" href=\"{root}assets/style.css\">\n"
-        "</head>\n<body>\n" + body + "\n</body>\n</html>\n"
+        "</head>\n<body>\n" + body + "\n" + tail + "</body>\n</html>\n"
     ).encode("utf-8")
 
 
@@ -88,7 +103,7 @@ def claim_href(claim_id: str, root: str) -> str:
 
 
 def badge(key: str, label: str) -> str:
-    return f'<span class="badge {html.escape(key)}">{html.escape(label)}</span>'
+    return f'<span class="badge {html.escape(key)}">{tex.words(label)}</span>'
 
 
 # ------------------------------------------------------------------ reading
@@ -117,34 +132,42 @@ def inline(text: str) -> str:
 
 
 def dashboard(report) -> bytes:
-    """The dashboard, organised by the papers' sentences: each sentence once, the claims serving it beneath,
-    each labelled by its relation and with its own badge; the counts and the legend first."""
+    """The dashboard. Its first screen is the papers: per paper its headline sentences, each with one badge
+    summarising only the claims that read it; lemmas, tempting variants and conjectures counted apart, in quiet
+    colours, so a refuted variant never reads as a refuted paper; a table of contents and an offline search.
+    Then the counts (each a link), the legend (collapsed), every sentence with the claims serving it, the
+    claims by group and badge, and the dependency graph."""
     entries = report.entries
     registered = {e.id for e in entries}
     wrong = [e for e in entries if e.standing.loud]
-    parts = ["<h1>attnproof — proof report</h1>",
-             "<p>The papers' sentences, each once, with the claims that serve it beneath: each claim says how it "
-             "serves the sentence (it reads it, it is a finite step of an asymptotic, a lemma toward it, a tempting "
-             "variant that is refuted, a conjecture) and carries its own badge — a badge is a verdict on that claim, "
-             "never on the sentence. For this report the trusted checker (its own process: the standard library and "
-             "python-flint only) re-checked every certificate of the outcomes and discharged each outcome's "
-             "obligations, which were then bound to the installed claim; a rung is shown only where both hold. "
-             "Re-check it yourself: <code>attnproof verify data</code> in this folder.</p>"]
+    sentences = model.sentences(entries)
+    parts = ['<h1 id="top">attnproof — proof report</h1>',
+             "<p class=\"lede\">Two papers' sentences, each checked on small parameters by claims whose verdicts a "
+             "trusted checker re-checked from certificates. A badge beside a sentence speaks only for the claims "
+             "that read it; lemmas, tempting variants and conjectures are counted apart.</p>",
+             toc_html(sentences), search_html()]
     parts += [f'<p class="loud">{html.escape(line)}</p>' for line in trusted_alarms(report)]
     if wrong:
         names = ", ".join(f'<a href="{claim_href(e.id, "")}">{html.escape(e.id)}</a>' for e in wrong)
         parts.append(f'<p class="loud" id="not-as-expected">{len(wrong)} claim(s) NOT AS EXPECTED or not established: {names}</p>')
+    parts.append(papers_html(sentences))
     parts.append(summary_html(report))
-    parts.append('<details open id="legend"><summary><strong>What the badges and relations mean</strong></summary>'
+    parts.append('<details id="legend"><summary><strong>What the badges and relations mean</strong></summary>'
                  '<ul class="legend">'
                  + "".join(f"<li>{badge(k, label)} {html.escape(text)}</li>" for k, (label, text) in model.RUNGS.items())
                  + (f"<li>{badge('coqchecked', coq.RUNG)} {html.escape(coq.LEGEND)}</li>" if _coq_run(report) is not None else "")
                  + "".join(f'<li><span class="relation">{html.escape(r)}</span> {html.escape(text)}</li>'
                            for r, text in RELATIONS.items())
                  + "</ul></details>")
+    parts.append("<p>How to read what follows: the papers' sentences, each once, with the claims that serve it "
+                 "beneath; each claim says how it serves the sentence and carries its own badge — a verdict on that "
+                 "claim. For this report the trusted checker (its own process: the standard library and python-flint "
+                 "only) re-checked every certificate of the outcomes and discharged each outcome's obligations, which "
+                 "were then bound to the installed claim; a rung is shown only where both hold. Re-check it yourself: "
+                 "<code>attnproof verify data</code> in this folder.</p>")
     parts.append('<h2 id="sentences">The papers\' sentences and the claims that serve them</h2>')
     paper = None
-    for sentence in model.sentences(entries):
+    for sentence in sentences:
         if sentence.paper != paper:
             paper = sentence.paper
             title = model.paper_title(paper)
@@ -152,10 +175,13 @@ def dashboard(report) -> bytes:
                          + (f"arXiv:{html.escape(paper)}" if paper else "Sentences of no paper (conjectures of their own)")
                          + (f" — <em>{html.escape(title)}</em>" if title else "") + "</h3>")
         parts.append(sentence_html(sentence, registered, _coq_run(report)))
+    parts.append(groups_html(entries))
     parts.append('<h2 id="graph">Dependency graph</h2>')
-    parts.append("<p>An arrow from B to A: A rests on B (the claim's <code>uses</code>). "
-                 "Click a claim to open its page; dashed boxes are not checked in this run or not registered. "
-                 "Laid out by grandalf (layered); it scales with the page.</p>")
+    parts.append("<p>An arrow from B to A: A rests on B (the claim's <code>uses</code>). Each edge is its own path "
+                 "into its own port of the box, so one dependency can be followed by eye; hover a claim to bring its "
+                 "edges forward, click it to open its page. A claim proved for every parameter names, under its "
+                 "badge, what carries the every-parameter step. Dashed boxes are not checked in this run or not "
+                 "registered. On a narrow window the graph scrolls sideways inside its box.</p>")
     parts.append(graph_svg(report, root=""))
     if report.orphans:
         items = "".join(f"<li><code>{html.escape(p.folder)}</code>: {html.escape(p.status)} — not established: "
@@ -163,7 +189,110 @@ def dashboard(report) -> bytes:
         parts.append(f'<h2>Outcomes of claims not installed</h2><ul class="loud">{items}</ul>')
     parts.append('<p class="muted">Markdown copy: <a href="index.md">index.md</a>; '
                  'the graph alone: <a href="assets/graph.svg">assets/graph.svg</a>.</p>')
-    return page("attnproof — proof report", "\n".join(parts), "")
+    return page("attnproof — proof report", "\n".join(parts), "", scripts=["assets/search-index.js", "assets/search.js"])
+
+
+def _headline(sentence) -> bool:
+    """A sentence of a paper's abstract (not a conjecture's own sentence)."""
+    return bool(sentence.paper) and sentence.text in model._abstract_order()
+
+
+def toc_html(sentences) -> str:
+    papers = list(dict.fromkeys(s.paper for s in sentences if s.paper))
+    items = [f'<a href="#papers">The papers</a>']
+    items += [f'<a href="#headlines-{model.safe(p)}">{html.escape(_short_paper(p))}</a>' for p in papers]
+    items += ['<a href="#summary">Counts</a>', '<a href="#legend">Legend</a>',
+              '<a href="#sentences">Sentences and their claims</a>', '<a href="#groups">Claims by group</a>',
+              '<a href="#graph">Dependency graph</a>']
+    return '<nav class="toc" id="contents" aria-label="contents"><strong>Contents:</strong> ' + " · ".join(items) + "</nav>"
+
+
+def _short_paper(paper: str) -> str:
+    return {"2608.11427": "Paper K (kernel attention)", "2608.28150": "Paper S (softmax rank)"}.get(paper, f"arXiv:{paper}")
+
+
+def search_html() -> str:
+    return ('<div class="search" role="search"><label for="search"><strong>Search the claims</strong> '
+            '<span class="muted">(id, title, sentence; offline)</span></label> '
+            '<input type="search" id="search" placeholder="e.g. rank_two, softmax, calibration" autocomplete="off">'
+            '<ul id="search-results" aria-live="polite"></ul>'
+            '<noscript><p class="muted">The search needs JavaScript; every claim is listed under '
+            '<a href="#groups">Claims by group</a>.</p></noscript></div>')
+
+
+def papers_html(sentences) -> str:
+    """The first screen: per paper, its headline sentences with one badge each (the claims that read it only),
+    and beside each what else serves it, counted apart in quiet colours."""
+    parts = ['<section id="papers"><h2>The papers</h2>']
+    papers = list(dict.fromkeys(s.paper for s in sentences if s.paper))
+    for paper in papers:
+        title = model.paper_title(paper)
+        parts.append(f'<h3 class="paper" id="headlines-{model.safe(paper)}">{html.escape(_short_paper(paper))}: '
+                     f"arXiv:{html.escape(paper)}" + (f" — <em>{html.escape(title)}</em>" if title else "") + "</h3>")
+        rows = []
+        for s in sentences:
+            if s.paper != paper or not _headline(s):
+                continue
+            summary = model.headline(s)
+            rest = {}
+            for e in s.entries:
+                role = model.role_of(e.claim)
+                if role != "paper":
+                    rest.setdefault(role, []).append(e)
+            beside = "; ".join(f"{len(es)} {_role_word(role, len(es))} ({_quiet_states(es)})" for role, es in rest.items())
+            rows.append(f'<li class="headline"><span class="sentence-text">{inline(s.text)}</span> '
+                        f"{badge(summary.key, summary.label)} "
+                        f'<a class="more" href="#{s.anchor}">{len(s.entries)} claim(s) →</a>'
+                        + (f'<br><span class="beside">beside it: {beside}</span>' if beside else "") + "</li>")
+        parts.append('<ol class="headlines">' + "".join(rows) + "</ol>")
+    others = [e for s in sentences for e in s.entries if model.role_of(e.claim) == "conjecture" and not _headline(s)]
+    if others:
+        parts.append(f'<p class="beside">Apart from the papers: {len(others)} conjecture(s) of their own — worked '
+                     "examples and open questions, not statements of either paper: "
+                     + ", ".join(f'<a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a> '
+                                 f'<span class="quiet-chip">{tex.words(_short(e.standing))}</span>'
+                                 for e in others) + ".</p>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _role_word(role: str, n: int) -> str:
+    return {"lemma": "lemma", "variant": "tempting variant", "conjecture": "conjecture",
+            "analogue": "analogue on other data"}[role] + ("s" if n > 1 else "")
+
+
+def _quiet_states(entries) -> str:
+    found: dict[str, int] = {}
+    for e in entries:
+        found[_short(e.standing)] = found.get(_short(e.standing), 0) + 1
+    return ", ".join(f"{n} {tex.words(label)}" for label, n in found.items())
+
+
+def groups_html(entries) -> str:
+    """Every claim by group (the papers' claims, lemmas, variants, conjectures) and badge: the counts link here."""
+    parts = ['<h2 id="groups">Claims by group</h2>']
+    for role, text in model.ROLES.items():
+        mine = [e for e in entries if model.role_of(e.claim) == role]
+        if not mine:
+            continue
+        parts.append(f'<h3 id="group-{role}">{html.escape(text[0].upper() + text[1:])}: {len(mine)}</h3>')
+        keys = list(dict.fromkeys(e.standing.key for e in sorted(mine, key=lambda e: _key_order(e.standing.key))))
+        for key in keys:
+            those = [e for e in mine if e.standing.key == key]
+            parts.append(f'<p id="group-{role}-{key}">{badge(_role_key(role, key), _short(those[0].standing))} '
+                         + ", ".join(f'<a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a> '
+                                     f"{tex.words(e.claim.title)}" for e in those) + "</p>")
+    return "\n".join(parts)
+
+
+def _key_order(key: str) -> int:
+    return list(model.RUNGS).index(key) if key in model.RUNGS else 99
+
+
+def _role_key(role: str, key: str) -> str:
+    """The badge colour: the papers' claims in full colour; a variant's or conjecture's refutation quiet."""
+    return f"quiet {key}" if role in ("variant", "conjecture", "analogue") and key in ("refuted", "open", "verified", "proved") \
+        else key
 
 
 RELATIONS = {
@@ -173,17 +302,26 @@ RELATIONS = {
     "a lemma toward it": "a step of the argument; its badge is the lemma's, not the sentence's",
     "a tempting variant, refuted": "a natural strengthening or variant; refuting it says nothing against the sentence",
     "a conjecture": "not stated by the paper: an open question near it, with its own source",
+    "an analogue": "the sentence's experiment repeated on other data (named in the relation); its badge is the "
+                   "analogue's, and says nothing of the paper's own data",
 }
 
 
 def summary_html(report) -> str:
-    """Counts first: claims by standing, outcomes by status, stale and partial outcomes."""
+    """The counts, each a link: claims per group (the papers' claims, lemmas, variants, conjectures) and badge,
+    outcomes by status, stale outcomes."""
     entries = report.entries
-    by_key: dict[str, int] = {}
-    for e in entries:
-        by_key[e.standing.key] = by_key.get(e.standing.key, 0) + 1
-    claims = " ".join(f"{badge(k, model.RUNGS.get(k, (k,))[0])} {n}" for k, n in
-                      sorted(by_key.items(), key=lambda kv: list(model.RUNGS).index(kv[0]) if kv[0] in model.RUNGS else 99))
+    lines = []
+    for role, text in model.ROLES.items():
+        mine = [e for e in entries if model.role_of(e.claim) == role]
+        if not mine:
+            continue
+        by_key: dict[str, int] = {}
+        for e in mine:
+            by_key[e.standing.key] = by_key.get(e.standing.key, 0) + 1
+        counts = " ".join(f'<a class="count" href="#group-{role}-{k}">{badge(_role_key(role, k), _count_label(k))} {n}</a>'
+                          for k, n in sorted(by_key.items(), key=lambda kv: _key_order(kv[0])))
+        lines.append(f'<li><a href="#group-{role}"><strong>{len(mine)}</strong> {html.escape(text)}</a>: {counts}</li>')
     points = [p for e in entries for p in e.points]
     statuses: dict[str, int] = {}
     for p in points:
@@ -191,10 +329,16 @@ def summary_html(report) -> str:
     outcomes = ", ".join(f"{n} {html.escape(label)}" for label, n in sorted(statuses.items())) or "none"
     stale = sum(1 for p in points if p.stale)
     standing = sum(1 for p in points if p.stands)
-    return (f'<div class="standing" id="summary"><p class="counts"><strong>{len(entries)} claim(s):</strong> {claims}</p>'
+    return (f'<div class="standing" id="summary"><h2 class="counts-title">Counts</h2>'
+            f'<p class="counts"><strong>{len(entries)} claim(s)</strong>, by group and badge (each count links to its '
+            f'claims):</p><ul class="counts">{"".join(lines)}</ul>'
             f"<p><strong>{len(points)} outcome(s)</strong> ({outcomes}); {standing} stand"
             + (f'; <strong class="stale-count">{stale} stale</strong> (made for another statement: check again)' if stale else "")
             + f'.</p><p class="muted">{html.escape(trusted_summary(report))}.</p></div>')
+
+
+def _count_label(key: str) -> str:
+    return {"verified": "verified up to a size"}.get(key, model.RUNGS.get(key, (key,))[0])
 
 
 def sentence_html(sentence, registered: set, coq_run=None) -> str:
@@ -209,9 +353,9 @@ def sentence_html(sentence, registered: set, coq_run=None) -> str:
         rows.append(
             f'<tr id="row-{model.safe(e.id)}">'
             f'<td><span class="relation">{html.escape(model.relation_of(e.claim))}</span><br>'
-            f'<a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{html.escape(e.claim.title)}{by}</td>'
+            f'<a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{tex.words(e.claim.title)}{by}</td>'
             f'<td>{badge(e.standing.key, e.standing.label)}{coq_badge(e, coq_run)}{symbolic_badge(e)}<br>'
-            f'<span class="muted">{html.escape(e.standing.detail)}</span></td>'
+            f'<span class="muted">{tex.words(e.standing.detail)}</span></td>'
             f'<td class="accepted">{accepted}</td><td>{outcome}</td><td>{rests}</td>'
             "</tr>")
     return (f'<section class="sentence" id="{sentence.anchor}"><blockquote>{inline(sentence.text)}</blockquote>'
@@ -320,7 +464,7 @@ def accepted_cell(entry, point, coq_run=None) -> str:
                     for o in rows[:ACCEPTED_LIMIT])
     more = (f'<li class="more"><a href="{claim_href(entry.id, "")}#accepted-{point.anchor}">… and '
             f"{len(rows) - ACCEPTED_LIMIT} more</a></li>" if len(rows) > ACCEPTED_LIMIT else "")
-    return f"<p>{head}: {html.escape(point.rung)}</p><ul>{items}{more}</ul>"
+    return f"<p>{head}: {tex.words(point.rung)}</p><ul>{items}{more}</ul>"
 
 
 def _coq_run(report):
@@ -339,15 +483,15 @@ def symbolic_badge(entry) -> str:
     """The sympy steps as their own rung, beside the checker's (never inside it)."""
     if not entry.symbolic:
         return ""
-    names = ", ".join(entry.symbolic)
+    names = ", ".join(f"<code>{html.escape(n)}</code>" for n in entry.symbolic)
     return (f' {badge("symbolic", model.RUNGS["symbolic"][0])}'
-            f'<br><span class="muted">beside it, not checked by the trusted checker: {html.escape(names)}</span>')
+            f'<br><span class="muted">beside it, not checked by the trusted checker: {names}</span>')
 
 
 def graph_svg(report, root: str) -> str:
     nodes = {e.id: tuple(e.claim.uses) for e in report.entries}
     status = {e.id: (e.standing.key, _short(e.standing)) for e in report.entries}
-    titles = {e.id: f"{e.claim.title} — {e.standing.label}" for e in report.entries}
+    titles = {e.id: tex.plain(f"{e.claim.title} — {e.standing.label}") for e in report.entries}
     href = {e.id: claim_href(e.id, root) for e in report.entries}
     return graph.svg(nodes, status, titles, href)
 
@@ -420,7 +564,7 @@ def coq_html(claim, coq_run=None, root: str = "../") -> str:
                      '<ul class="gloss">' + "".join(
                          f'<li><a href="{defs}#{html.escape(g.name)}"><code>{html.escape(g.signature)}</code></a>'
                          + (f" := {html.escape(g.body)}" if g.body else "")
-                         + (f" — {html.escape(g.comment)}" if g.comment else "") + "</li>" for g in words) + "</ul>")
+                         + (f" — {tex.words(g.comment)}" if g.comment else "") + "</li>" for g in words) + "</ul>")
     if coq_run is not None and coq_run.built:
         parts.append('<p class="muted">Coq (coqc) compiled formal/, KTheorems.v included, for this report: these '
                      "theorems are proved there.</p>")
@@ -470,13 +614,13 @@ def claim_page(report, entry) -> bytes:
     used_by = _used_by(report.entries).get(entry.id, [])
     standing = entry.standing
     parts = [f'<nav><a href="{root}index.html">← all claims</a> · <a href="{quote(entry.id)}.md">Markdown</a></nav>',
-             f"<h1>{html.escape(claim.title)}</h1>",
+             f"<h1>{tex.words(claim.title)}</h1>",
              f"<p><code>{html.escape(entry.id)}</code> · {_attribution_html(claim)}</p>",
              f'<p id="relation">How it serves the paper\'s sentence: <span class="relation">'
              f"{html.escape(model.relation_of(claim))}</span> — {html.escape(RELATIONS.get(model.relation_of(claim), ''))}. "
              f'<a href="{root}index.html#row-{model.safe(entry.id)}">The sentence and every claim serving it</a>.</p>',
              f'<div class="{"loud" if standing.loud else "standing"}" id="standing">'
-             f"Established here: {badge(standing.key, standing.label)} {html.escape(standing.detail)}"
+             f"Established here: {badge(standing.key, standing.label)} {tex.words(standing.detail)}"
              f"{coq_badge(entry, _coq_run(report))}{symbolic_badge(entry)}<br>"
              f'<span class="muted">The rung is what the trusted checker accepted at the points below; the claim '
              f"expects <code>{html.escape(claim.expected)}</code> at the default point.</span></div>",
@@ -497,7 +641,7 @@ def claim_page(report, entry) -> bytes:
                      f"<code>attnproof check {html.escape(entry.id)}</code> then <code>attnproof report</code>.</p>")
     for point in entry.points:
         parts.append(point_html(report, entry, point))
-    return page(f"{claim.title} — attnproof", "\n".join(parts), root)
+    return page(f"{tex.plain(claim.title)} — attnproof", "\n".join(parts), root)
 
 
 def _attribution_html(claim) -> str:
@@ -511,11 +655,19 @@ def _attribution_html(claim) -> str:
     return by + (f" · {paper}" if paper else "")
 
 
+def parameters_text(parameters: dict) -> str:
+    """A point's parameters: a name that is mathematics (beta, m) as mathematics, a name of code (m_max) as code."""
+    if not parameters:
+        return "no parameters"
+    return ", ".join(tex.words(f"{k} = {v}") if not tex.is_code(str(k)) else
+                     f"<code>{html.escape(str(k))}</code> = {tex.words(str(v))}" for k, v in sorted(parameters.items()))
+
+
 def _parameters_html(claim) -> str:
     if not claim.parameters:
         return "<p>none</p>"
     rows = "".join(f"<tr><td><code>{html.escape(p.name)}</code></td><td>{html.escape(str(p.default))}</td>"
-                   f"<td>{html.escape(p.allowed())}</td><td>{html.escape(p.doc)}</td></tr>" for p in claim.parameters)
+                   f"<td>{tex.words(p.allowed())}</td><td>{tex.words(p.doc)}</td></tr>" for p in claim.parameters)
     return f"<table><tr><th>name</th><th>default</th><th>allowed</th><th>meaning</th></tr>{rows}</table>"
 
 
@@ -533,7 +685,7 @@ def point_html(report, entry, point) -> str:
     parts = [f'<h2 id="{point.anchor}">Outcome at <code>{html.escape(point.slug)}</code></h2>',
              f"<p>{badge(_status_key(point), point.status_label)}{mark}</p>",
              f'<p class="made" id="made-{point.anchor}">{html.escape(point.made_text)}.</p>',
-             f"<p>Parameters: {html.escape(model.point_text(point.parameters))}.</p>",
+             f"<p>Parameters: {parameters_text(point.parameters)}.</p>",
              f"<p>Time: {_seconds(point):.2f} s. Outcome record: "
              f'<a href="../data/{_q(point.folder)}/outcome.json">data/{html.escape(point.folder)}/outcome.json</a>; '
              f"re-check this verdict: <code>attnproof verify data/{html.escape(point.folder)}</code></p>",
@@ -550,8 +702,8 @@ def point_html(report, entry, point) -> str:
     if point.folder in report.plot_errors:
         parts.append(f'<p class="loud">the claim\'s plots failed: {html.escape(report.plot_errors[point.folder])}</p>')
     for figure in figures:
-        caption = html.escape(figure.plot.title) + (f" — {html.escape(figure.plot.note)}" if figure.plot.note else "")
-        parts.append(f'<figure><img src="../{_q(figure.path)}" alt="{html.escape(figure.plot.title)}" width="640" height="400">'
+        caption = tex.words(figure.plot.title) + (f" — {tex.words(figure.plot.note)}" if figure.plot.note else "")
+        parts.append(f'<figure><img src="../{_q(figure.path)}" alt="{html.escape(tex.plain(figure.plot.title))}" width="640" height="400">'
                      f"<figcaption>{caption}</figcaption></figure>")
     return "\n".join(parts)
 
@@ -568,7 +720,7 @@ def accepted_html(point, coq_run=None) -> str:
         beside = (" " + badge("coqchecked" if said == coq.RUNG else "coqpartial", said)) if said else ""
         parts.append(f"<p>Rung: {badge(_rung_key(point), point.rung)}{beside} "
                      f'<span class="muted">(status {html.escape(point.status_label)}, reach '
-                     f"{html.escape(point.reach or 'none')}; the obligations are the installed claim's own)</span></p>")
+                     f"{tex.words(point.reach or 'none')}; the obligations are the installed claim's own)</span></p>")
         if point.check is not None and point.check.rests_on:  # a plugin's claim: bound by its own code, said so
             parts.append(f'<p class="partial"><strong>Rests on {html.escape(point.check.rests_on)}</strong> — the claim, its '
                          "statement and its obligations come from code outside attnproof, bound in a process of its own.</p>")
@@ -657,7 +809,7 @@ def certificates_html(point) -> str:
         return "\n".join(parts)
     rows = []
     for cert in point.certificates:
-        said = html.escape(cert.summary)
+        said = tex.words(cert.summary)
         if not cert.accepted:
             said = f'<strong class="loud">{said}</strong>'
         elif cert.judgment is not None:
@@ -707,8 +859,52 @@ def _q(path: str) -> str:
     return quote(path, safe="/")
 
 
+SEARCH_SCRIPT = """\
+// The dashboard's search: filters the claims of assets/search-index.js (shipped with the report; no network).
+(function () {
+  var box = document.getElementById('search'), list = document.getElementById('search-results');
+  var index = window.ATTNPROOF_SEARCH || [];
+  if (!box || !list) { return; }
+  function show() {
+    var query = box.value.trim().toLowerCase();
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    if (!query) { return; }
+    var words = query.split(/\\s+/);
+    var found = index.filter(function (e) {
+      var text = e.text.toLowerCase();
+      return words.every(function (w) { return text.indexOf(w) >= 0; });
+    });
+    found.slice(0, 25).forEach(function (e) {
+      var item = document.createElement('li'), link = document.createElement('a'), code = document.createElement('code');
+      link.href = e.href; code.textContent = e.id; link.appendChild(code); item.appendChild(link);
+      item.appendChild(document.createTextNode(' \\u2014 ' + e.title + ' (' + e.badge + ')'));
+      list.appendChild(item);
+    });
+    if (!found.length) {
+      var none = document.createElement('li'); none.textContent = 'no claim matches \\u201c' + box.value + '\\u201d';
+      list.appendChild(none);
+    }
+  }
+  box.addEventListener('input', show);
+  show();
+})();
+"""
+
+
+def search_index(report) -> str:
+    """The search's index: per claim its id, title, sentence, relation and badge as plain text (Unicode, no markup)."""
+    rows = []
+    for e in report.entries:
+        title, sentence = tex.plain(e.claim.title), tex.plain(e.claim.sentence)
+        rows.append({"id": e.id, "href": claim_href(e.id, ""), "title": title, "badge": tex.plain(e.standing.label),
+                     "text": " ".join([e.id, title, sentence, model.relation_of(e.claim), e.standing.label,
+                                       model.role_of(e.claim)])})
+    return "window.ATTNPROOF_SEARCH = " + json.dumps(rows, ensure_ascii=False, indent=0, sort_keys=True) + ";\n"
+
+
 def render(report) -> dict[str, bytes]:
     files = {"index.html": dashboard(report), "assets/style.css": STYLE.encode("utf-8"),
+             "assets/search.js": SEARCH_SCRIPT.encode("utf-8"), "assets/search-index.js": search_index(report).encode("utf-8"),
              "assets/graph.svg": graph_svg(report, root="../").encode("utf-8")}
     for name in coq.SOURCES:
         files[f"formal/{coq.page_name(name)}"] = coq.source_page(name, page)

@@ -382,7 +382,10 @@ class Calibration(Claim):
     id = "softmax_rank.calibration"
     paper = "2608.28150"
     sentence = CALIBRATION
-    title = "S7: visible dimension, r_tau and certified rank_eps bounds on the 72 heads of all-MiniLM-L6-v2"
+    title = ("S7 analogue on all-MiniLM-L6-v2: visible dimension, r_tau and certified rank_eps bounds per head "
+             "(the heads and sentences its points name; 4 of 72 heads, one sentence by default)")
+    # the paper's set is BERT-base (84 heads); this claim checks another model of the same architecture
+    analogue = "an analogue on all-MiniLM-L6-v2 (72 heads, BERT architecture), not the paper's BERT-base set"
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.row_scalar_quotient", "softmax_rank.residual_error", "softmax_rank.certified_rank_bounds")
