@@ -107,3 +107,20 @@ Definition ones (n : nat) : list nat := repeat 1%nat n.
 Definition lmax (d : list R) : R := fold_right Rmax (hd 0 d) d.
 Definition lmin (d : list R) : R := fold_right Rmin (hd 0 d) d.
 Definition osc (d : list R) : R := lmax d - lmin d.
+
+(** * Exact ranks, the row softmax, and the duality's maximum. *)
+
+(** "rowsoftmax(L)": every row's plain softmax (unit multiplicities).
+    Python: [rowsoftmax] of the [row-shift], [attention-differs] and
+    [residual-bound] kinds. *)
+Definition rowsoftmax (L : list (list R)) : list (list R) :=
+  map (fun l => softmax (ones (length l)) l) L.
+
+(** "rank A ≥ k": no factorisation [A = L · R] of inner dimension below k.
+    Python: the judgment [rank-at-least]. *)
+Definition rank_ge (k : nat) (A : list (list R)) : Prop :=
+  forall k', (k' < k)%nat -> ~ rank_le k' A.
+
+(** "max_i ||M_i||_1", the largest row ℓ1 norm (0 for no rows).  Python: the
+    [duality] kind's left side. *)
+Definition max_row_l1 (M : list (list R)) : R := fold_right Rmax 0 (map l1norm M).

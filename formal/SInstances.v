@@ -356,7 +356,7 @@ Proof. apply map_length. Qed.
     Interval library, at 53 bits of precision and more if needed. *)
 Ltac sreduce :=
   unfold margin_expr, err_expr, gsum, weighted, ssum, QR;
-  cbn [map combine fold_right fst snd nth];
+  lazy beta iota delta [map combine fold_right fst snd nth];
   rewrite ?INR_IZR_INZ; unfold Q2R; cbn [Qnum Qden Z.of_nat Pos.of_succ_nat Pos.succ].
 
 Ltac sinterval :=
@@ -404,4 +404,176 @@ Proof.
   - rewrite upper_check_QR; exact Hc.
   - apply Qle_bool_imp_le, Qle_Rle in He. unfold Q2R at 1 in He; simpl in He; lra.
   - change (map (map Q2R) G) with (QR G). rewrite product_eq with (Bq := Bq) by exact HB. exact Hrows.
+Qed.
+
+(** ** Exact ranks of rational matrices *)
+
+Lemma product_rank_le (F G : list (list R)) (N : nat) : rank_le (length G) (product F G N).
+Proof.
+  exists (fun i t => nth t (nth i F []) 0), (fun t j => nth j (nth t G []) 0).
+  intros i j Hi Hj. unfold product in *. rewrite map_length in Hi.
+  rewrite (nth_map_lt _ F [] [] i Hi) in Hj |- *. rewrite map_length, seq_length in Hj.
+  rewrite (nth_map_lt _ (seq 0 N) O 0 j ltac:(rewrite seq_length; exact Hj)).
+  rewrite seq_nth by exact Hj. reflexivity.
+Qed.
+
+(** [rank A ≤ k] from an exact factorisation [A = F G] checked in Q. *)
+Theorem rank_upper_sound (A F G : list (list Q)) (N : nat) :
+  qmat_eqb (qproduct F G N) A = true -> rank_le (length G) (QR A).
+Proof.
+  intro H. rewrite <- (product_eq F G A N H), <- (length_QR G). apply product_rank_le.
+Qed.
+
+Definition identity (k : nat) : list (list Q) :=
+  map (fun i => map (fun j => if Nat.eqb i j then 1%Q else 0%Q) (seq 0 k)) (seq 0 k).
+
+Definition submatrix (A : list (list Q)) (rows cols : list nat) : list (list Q) :=
+  map (fun i => map (fun j => nth j (nth i A []) 0%Q) cols) rows.
+
+(** [rank A ≥ k]: the k × k minor C of A on [rows] × [cols] has a right
+    inverse Y ([C Y = I], checked in Q).  If [A = L R] with inner dimension
+    k' < k, then [I = (L on rows) (R on cols · Y)] would factor the identity,
+    which is strictly diagonally dominant, so of full rank k. *)
+Theorem rank_lower_sound (A Y : list (list Q)) (rows cols : list nat) :
+  Nat.eqb (length cols) (length rows)
+  && Nat.eqb (length Y) (length rows)
+  && forallb (fun i => Nat.ltb i (length A)) rows
+  && forallb (fun r => forallb (fun j => Nat.ltb j (length r)) cols) A
+  && qmat_eqb (qproduct (submatrix A rows cols) Y (length rows)) (identity (length rows)) = true ->
+  rank_ge (length rows) (QR A).
+Proof.
+  intros H k' Hk' [Lf [Rf HA]].
+  repeat rewrite Bool.andb_true_iff in H. destruct H as [[[[Hc HYl] Hr] Hcol] HI].
+  apply Nat.eqb_eq in Hc, HYl. rewrite forallb_forall in Hr, Hcol.
+  set (k := length rows) in *.
+  pose proof (product_eq _ _ _ _ HI) as HP.
+  set (ri := fun a => nth a rows O). set (cj := fun b => nth b cols O).
+  set (Yr := fun b c => Q2R (nth c (nth b Y []) 0%Q)).
+  (* the minor's entries are A's, hence L R's *)
+  assert (HC : forall a b, (a < k)%nat -> (b < k)%nat ->
+            nth b (nth a (QR (submatrix A rows cols)) []) 0 = sumn k' (fun t => Lf (ri a) t * Rf t (cj b))).
+  { intros a b Ha Hb.
+    assert (Hra : (ri a < length A)%nat) by (apply Nat.ltb_lt, Hr, nth_In, Ha).
+    assert (Hcb : (cj b < length (nth (ri a) A []))%nat).
+    { apply Nat.ltb_lt. apply (proj1 (forallb_forall _ _) (Hcol _ (nth_In _ _ Hra))). apply nth_In; lia. }
+    rewrite nth_QR. unfold submatrix. rewrite (nth_map_lt _ _ O [] a Ha).
+    rewrite nth_Q2R, (nth_map_lt _ cols O 0%Q b) by lia.
+    rewrite <- ssum_seq, <- HA.
+    - rewrite nth_QR, nth_Q2R. reflexivity.
+    - rewrite length_QR; exact Hra.
+    - rewrite nth_QR, map_length; exact Hcb. }
+  apply (diagonally_dominant_full_rank k k' (fun a c => if Nat.eqb a c then 1 else 0)
+           (fun a t => Lf (ri a) t) (fun t c => sumn k (fun b => Rf t (cj b) * Yr b c)) Hk').
+  - intros a Ha. rewrite Nat.eqb_refl, Rabs_R1.
+    rewrite sumn_zero; [lra|]. intros c _. destruct (Nat.eqb c a) eqn:E; [reflexivity|].
+    rewrite Nat.eqb_sym, E, Rabs_R0. reflexivity.
+  - intros a c Ha Hc'.
+    assert (E1 : nth c (nth a (QR (identity k)) []) 0 = if Nat.eqb a c then 1 else 0).
+    { unfold identity. rewrite nth_QR, (nth_map_lt _ _ O [] a) by (rewrite seq_length; exact Ha).
+      rewrite nth_Q2R, (nth_map_lt _ _ O 0%Q c) by (rewrite seq_length; exact Hc').
+      rewrite !seq_nth by assumption. simpl. destruct (Nat.eqb a c); unfold Q2R; simpl; lra. }
+    rewrite <- E1, <- HP. unfold product.
+    assert (Hsub : length (QR (submatrix A rows cols)) = k) by (unfold QR, submatrix; rewrite !map_length; reflexivity).
+    rewrite (nth_map_lt _ _ [] [] a) by (rewrite Hsub; exact Ha).
+    rewrite (nth_map_lt _ _ O 0 c) by (rewrite seq_length; exact Hc').
+    rewrite seq_nth by exact Hc'. simpl plus.
+    rewrite length_QR, HYl, ssum_seq.
+    rewrite (sumn_ext k _ (fun b => sumn k' (fun t => Lf (ri a) t * Rf t (cj b)) * Yr b c))
+      by (intros b Hb; rewrite HC by assumption; unfold Yr; rewrite nth_QR, nth_Q2R; reflexivity).
+    rewrite (sumn_ext k _ (fun b => sumn k' (fun t => Lf (ri a) t * (Rf t (cj b) * Yr b c))))
+      by (intros b Hb; rewrite Rmult_comm, <- sumn_scale; apply sumn_ext; intros; ring).
+    rewrite sumn_swap. apply sumn_ext; intros t Ht. rewrite <- sumn_scale. reflexivity.
+Qed.
+
+(** ** Same and different attention (S4) *)
+
+Fixpoint shift_row_check (l s : list Q) (c : Q) : bool :=
+  match l, s with
+  | [], [] => true
+  | x :: l, y :: s => Qeq_bool (y - x) c && shift_row_check l s c
+  | _, _ => false
+  end.
+
+(** Every row of [L' − L] is constant (computed in Q). *)
+Fixpoint shift_check (L Sh : list (list Q)) : bool :=
+  match L, Sh with
+  | [], [] => true
+  | l :: L, s :: Sh =>
+      match l, s with
+      | x :: _, y :: _ => shift_row_check l s (y - x)
+      | [], [] => true
+      | _, _ => false
+      end && shift_check L Sh
+  | _, _ => false
+  end.
+
+Lemma shift_row_sound l s c : shift_row_check l s c = true ->
+  map Q2R s = map (fun x => x + Q2R c) (map Q2R l).
+Proof.
+  revert s; induction l as [|x l IH]; intros [|y s] H; simpl in *; try discriminate; [reflexivity|].
+  apply andb_prop in H as [H1 H2]. rewrite (IH s H2). f_equal.
+  apply Qeq_bool_eq in H1. apply Qeq_eqR in H1. rewrite Q2R_minus in H1. lra.
+Qed.
+
+(** The row-scalar quotient on a rational instance: rows of [L'] that are rows
+    of L plus constants have the same softmax (S4). *)
+Theorem row_shift_sound (L Sh : list (list Q)) : shift_check L Sh = true -> rowsoftmax (QR Sh) = rowsoftmax (QR L).
+Proof.
+  revert Sh; induction L as [|l L IH]; intros [|s Sh] H; simpl in H; try discriminate; [reflexivity|].
+  apply andb_prop in H as [Hrow H]. unfold rowsoftmax, QR in *. simpl. rewrite (IH Sh H). f_equal.
+  destruct l as [|x l], s as [|y s]; try discriminate; [reflexivity|].
+  pose proof (shift_row_sound _ _ _ Hrow) as E.
+  rewrite E, !map_length. apply S4_row_scalar_quotient.
+Qed.
+
+(** Entry j of two rows' softmax, cross-multiplied: [e_j(l) T(s) − e_j(s) T(l)]
+    (zero exactly when the two entries are equal, for nonempty rows). *)
+Definition differ_expr (l s : list R) (j : nat) : R :=
+  nth j (weighted (ones (length l)) l) 0 * ssum (weighted (ones (length s)) s)
+  - nth j (weighted (ones (length s)) s) 0 * ssum (weighted (ones (length l)) l).
+
+Lemma ones_pos n : Forall (fun x => (1 <= x)%nat) (ones n).
+Proof. unfold ones; induction n; simpl; constructor; [lia | assumption]. Qed.
+
+Lemma ones_length n : length (ones n) = n.
+Proof. apply repeat_length. Qed.
+
+
+Lemma nth_div (T : R) (v : list R) j : nth j (map (fun x => x / T) v) 0 = nth j v 0 / T.
+Proof. revert j; induction v as [|x v IH]; intros [|j]; simpl; try (unfold Rdiv; ring); apply IH. Qed.
+
+(** Two attentions differ when, at one entry, the cross-multiplied difference
+    is certainly nonzero. *)
+Theorem differs_sound (L Sh : list (list R)) (i j : nat) :
+  0 < differ_expr (nth i L []) (nth i Sh []) j \/ differ_expr (nth i L []) (nth i Sh []) j < 0 ->
+  rowsoftmax L <> rowsoftmax Sh.
+Proof.
+  intros Hd E. set (l := nth i L []) in *. set (s := nth i Sh []) in *.
+  assert (Hrow : softmax (ones (length l)) l = softmax (ones (length s)) s).
+  { destruct (Nat.lt_ge_cases i (length L)) as [HiL|HiL].
+    - assert (HiS : (i < length Sh)%nat) by (rewrite <- (map_length (fun l => softmax (ones (length l)) l) Sh);
+                                             unfold rowsoftmax in E; rewrite <- E, map_length; exact HiL).
+      pose proof (f_equal (fun M => nth i M []) E) as Ei. unfold rowsoftmax in Ei. cbn beta in Ei.
+      rewrite (nth_map_lt _ L [] [] i HiL), (nth_map_lt _ Sh [] [] i HiS) in Ei. exact Ei.
+    - exfalso. unfold l in Hd. rewrite nth_overflow in Hd by exact HiL.
+      unfold differ_expr, weighted, ssum in Hd; simpl in Hd. destruct j; simpl in Hd; lra. }
+  pose proof (f_equal (fun r => nth j r 0) Hrow) as Ej. cbn beta in Ej. unfold softmax in Ej.
+  rewrite !nth_div in Ej.
+  destruct l as [|x l'].
+  { unfold differ_expr, weighted, ssum in Hd; simpl in Hd. destruct j; simpl in Hd; lra. }
+  destruct s as [|y s'].
+  { unfold differ_expr, weighted, ssum in Hd; simpl in Hd. destruct j; simpl in Hd; lra. }
+  assert (T1 : 0 < ssum (weighted (ones (length (x :: l'))) (x :: l')))
+    by (apply total_pos; [apply ones_pos | discriminate | apply ones_length]).
+  assert (T2 : 0 < ssum (weighted (ones (length (y :: s'))) (y :: s')))
+    by (apply total_pos; [apply ones_pos | discriminate | apply ones_length]).
+  unfold differ_expr in Hd.
+  set (a := nth j (weighted (ones (length (x :: l'))) (x :: l')) 0) in *.
+  set (b := nth j (weighted (ones (length (y :: s'))) (y :: s')) 0) in *.
+  set (TA := ssum (weighted (ones (length (x :: l'))) (x :: l'))) in *.
+  set (TB := ssum (weighted (ones (length (y :: s'))) (y :: s'))) in *.
+  assert (a * TB = b * TA).
+  { apply (Rmult_eq_reg_r (/ TA * / TB)); [| apply Rmult_integral_contrapositive; split; apply Rinv_neq_0_compat; lra].
+    transitivity (a / TA); [field; lra|]. rewrite Ej. field; lra. }
+  lra.
 Qed.

@@ -120,3 +120,47 @@ Proof.
     + rewrite Rabs_right by lra; ring.
     + rewrite Rabs_left by lra; ring.
 Qed.
+
+Lemma fold_Rmax_attained (l : list R) : l <> [] -> Forall (fun x => 0 <= x) l ->
+  exists i, (i < length l)%nat /\ nth i l 0 = fold_right Rmax 0 l.
+Proof.
+  induction l as [|a l IH]; intros Hne Hnn; [congruence|].
+  inversion Hnn as [|? ? Ha Hl]; subst.
+  destruct l as [|b l].
+  - exists O; split; [simpl; lia|]. simpl. rewrite Rmax_left by lra. reflexivity.
+  - destruct (IH ltac:(discriminate) Hl) as [i [Hi Hm]].
+    simpl fold_right in *. destruct (Rle_dec a (Rmax b (fold_right Rmax 0 l))) as [Hle|Hgt].
+    + exists (S i); split; [simpl in *; lia|].
+      change (nth (S i) (a :: b :: l) 0) with (nth i (b :: l) 0). rewrite Hm. symmetry; apply Rmax_right, Hle.
+    + exists O; split; [simpl; lia|]. simpl. rewrite Rmax_left by lra. reflexivity.
+Qed.
+
+Lemma fold_Rmax_ge (l : list R) x : In x l -> x <= fold_right Rmax 0 l.
+Proof.
+  induction l as [|a l IH]; intros H; [destruct H|]. simpl.
+  destruct H as [<-|H]; [apply Rmax_l | eapply Rle_trans; [apply IH, H | apply Rmax_r]].
+Qed.
+
+(** S1, the duality, for a matrix M as the project states it
+    (docs/softmax_rank.duality.md): [max_i ||M_i||_1 = max over v ∈ [−1,1]^N
+    of max_i |(M v)_i|] — every v in the cube gives [|M_i · v| ≤ max_i ||M_i||_1]
+    on every row, and a vertex of the cube (a sign vector) attains it. *)
+Theorem S1_duality : forall M : list (list R),
+  (forall v, Forall (fun x => Rabs x <= 1) v ->
+     forall i, (i < length M)%nat -> Rabs (rdot (nth i M []) v) <= max_row_l1 M) /\
+  (M <> [] -> exists i v, (i < length M)%nat /\ length v = length (nth i M []) /\
+     Forall (fun s => s = 1 \/ s = -1) v /\ Rabs (rdot (nth i M []) v) = max_row_l1 M).
+Proof.
+  intro M; split.
+  - intros v Hv i Hi. eapply Rle_trans; [apply S1_duality_bound, Hv|].
+    unfold max_row_l1. apply fold_Rmax_ge, in_map, nth_In, Hi.
+  - intro Hne. destruct (fold_Rmax_attained (map l1norm M)) as [i [Hi Hm]].
+    + destruct M; [congruence | discriminate].
+    + apply Forall_forall; intros x Hx; apply in_map_iff in Hx as [m [<- _]]; apply l1norm_nonneg.
+    + rewrite map_length in Hi. exists i, (sign_vector (nth i M [])).
+      destruct (S1_sign_attains (nth i M [])) as [Hl [Hs Hd]].
+      repeat split; [exact Hi | exact Hl | exact Hs |].
+      rewrite Hd, Rabs_right by (apply Rle_ge, l1norm_nonneg).
+      unfold max_row_l1. rewrite <- Hm.
+      change [] with (@nil R) at 1. rewrite <- (map_nth l1norm M [] i). f_equal.
+Qed.
