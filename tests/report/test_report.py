@@ -436,10 +436,35 @@ def test_the_claims_graph_has_no_edge_through_a_box_fits_the_page_and_is_the_sam
             assert j == k or x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y, (k, j)
     alone = [k for k in boxes if not any(k in key for key in paths)]
     assert all(boxes[k][0] + boxes[k][2] <= max(graph.WIDTH, width - graph.MARGIN) for k in alone)  # packed in rows
-    assert width <= 1.5 * graph.WIDTH  # about the page's width (today 1166 px); the SVG scales below it
+    assert width <= 1.5 * graph.WIDTH  # about the page's width; drawn at its own size, in a box that scrolls
     svg = graph.svg(nodes, status, {}, {})
-    assert 'style="max-width: 100%; height: auto"' in svg and f'viewBox="0 0 {width} {height}"' in svg
+    assert f'width="{width}" height="{height}" viewBox="0 0 {width} {height}"' in svg and "max-width: 100%" not in svg
     assert graph.svg(nodes, status, {}, {}) == svg
+    # each edge is its own: no two edges share an end point (a port on a box's side), so each can be traced
+    ends = [points[-1] for points in paths.values()] + [points[0] for points in paths.values()]
+    assert len(ends) == len(set(ends))
+    for (used, node), points in paths.items():  # and the svg names both ends of every edge, for highlighting
+        assert f'data-from="{used}" data-to="{node}"' in svg
+
+
+def test_the_claims_rest_on_each_other_without_a_cycle():
+    """The uses of the installed claims form no cycle (feature_rank_table builds on rank_two, not both ways)."""
+    claims = registry()
+    state: dict = {}
+
+    def visit(n, path):
+        state[n] = 1
+        for u in getattr(claims.get(n), "uses", ()):
+            assert state.get(u) != 1, f"a cycle: {' -> '.join(path + [n, u])}"
+            if u not in state:
+                visit(u, path + [n])
+        state[n] = 2
+
+    for n in sorted(claims):
+        if n not in state:
+            visit(n, [])
+    assert "kernel_rank.rank_two" in claims["kernel_rank.feature_rank_table"].uses
+    assert "kernel_rank.feature_rank_table" not in claims["kernel_rank.rank_two"].uses
 
 
 def test_figures_are_reproducible_and_carry_no_date():

@@ -23,7 +23,8 @@ import html
 CHAR = 6.9  # width of one character of the 11.5 px monospace label
 LINE = 15  # height of one label line
 PAD_X, PAD_Y = 10, 7
-LAYER_GAP, NODE_GAP, COMPONENT_GAP, MARGIN = 56, 14, 26, 12
+LAYER_GAP, NODE_GAP, COMPONENT_GAP, MARGIN = 72, 14, 26, 12
+PORT_GAP = 9  # vertical distance between two edges' ends on one side of a box
 WIDTH = 1200  # the width isolated claims are packed into (the page is about as wide)
 COLOURS = {
     "proved": "#1a7f37", "verified": "#2da44e", "searched": "#9a6700", "open": "#8250df", "budget": "#9a6700",
@@ -33,9 +34,10 @@ COLOURS = {
 
 
 def label_lines(node: str, label: str) -> list[str]:
-    """A node's label: its id in two lines (the package, then the name) and its short status."""
+    """A node's label: its id in two lines (the package, then the name) and its short status (which may run
+    over lines of its own, split at " | ": a proved claim names what carries every parameter)."""
     head, dot, tail = node.partition(".")
-    return ([head + dot, tail] if dot and tail else [node]) + [label]
+    return ([head + dot, tail] if dot and tail else [node]) + label.split(" | ")
 
 
 def box_size(node: str, label: str) -> tuple[float, float]:
@@ -123,10 +125,25 @@ def _layout_component(part: list[str], nodes: dict[str, tuple[str, ...]], size: 
     def band(x: float) -> tuple[float, float]:
         return bands[min(bands, key=lambda c: (abs(c - x), c))]
 
+    # Ports: every edge leaves and enters its box at a height of its own (spread over the box's side, in the
+    # order of the other end), so no two edges share an end point and each can be followed by eye.
+    ports_in: dict[tuple[str, str], float] = {}
+    ports_out: dict[tuple[str, str], float] = {}
+    for n in part:
+        h = size[n][1]
+        incoming = sorted((e.v[0].data for e in edges if e.v[1].data == n), key=lambda u: (centre[u][1], u))
+        outgoing = sorted((e.v[1].data for e in edges if e.v[0].data == n), key=lambda v: (centre[v][1], v))
+        for ends, store, key in ((incoming, ports_in, lambda u: (u, n)), (outgoing, ports_out, lambda v: (n, v))):
+            k = len(ends)
+            for i, other in enumerate(ends):
+                offset = 0.0 if k == 1 else (i - (k - 1) / 2) * min(PORT_GAP, (h - 2 * PAD_Y) / (k - 1))
+                store[key(other)] = centre[n][1] + offset
+
     paths = {}
     for e in edges:
         used, node = e.v[0].data, e.v[1].data
-        (sx, sy), (tx, ty) = centre[used], centre[node]
+        (sx, _), (tx, _) = centre[used], centre[node]
+        sy, ty = ports_out[(used, node)], ports_in[(used, node)]
         forward = tx > sx
         inner = sorted(((y, x) for x, y in e.view.points[1:-1]), key=lambda p: p[0] if forward else -p[0])
         side = 1 if forward else -1
@@ -214,8 +231,10 @@ def svg(nodes: dict[str, tuple[str, ...]], status: dict[str, tuple[str, str]], t
     boxes, paths, width, height = layout(nodes, status)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" style="max-width: 100%; height: auto" role="img" '
-        'aria-label="dependency graph of the claims">',
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="dependency graph of the claims">',
+        "<style>path.edge { transition: stroke 0.1s; } svg.graph.focus path.edge { stroke-opacity: 0.18; } "
+        "svg.graph.focus path.edge.lit { stroke: #0969da; stroke-opacity: 1; stroke-width: 2.4; } "
+        "svg.graph.focus a.node:not(.lit) { opacity: 0.45; }</style>",
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#57606a"/></marker></defs>',
     ]
@@ -224,6 +243,7 @@ def svg(nodes: dict[str, tuple[str, ...]], status: dict[str, tuple[str, str]], t
             continue
         d = "M " + " L ".join(f"{x:.1f} {y:.1f}" for x, y in points)
         out.append(f'<path class="edge" d="{d}" fill="none" stroke="#57606a" stroke-width="1.3" '
+                   f'data-from="{html.escape(used)}" data-to="{html.escape(node)}" '
                    f'marker-end="url(#arrow)"><title>{html.escape(node)} rests on {html.escape(used)}</title></path>')
     for node in sorted(boxes):
         x0, y0, w, h = boxes[node]
@@ -235,7 +255,8 @@ def svg(nodes: dict[str, tuple[str, ...]], status: dict[str, tuple[str, str]], t
         lines = label_lines(node, label)
         texts = "".join(
             f'<text x="{x0 + PAD_X:.1f}" y="{y0 + PAD_Y + (i + 1) * LINE - 4:.1f}" font-family="monospace" '
-            f'font-size="11.5" fill="{colour if i == len(lines) - 1 else "#1f2328"}">{html.escape(line)}</text>'
+            f'font-size="11.5" fill="{colour if i >= len(lines) - len(label.split(" | ")) else "#1f2328"}">'
+            f"{html.escape(line)}</text>"
             for i, line in enumerate(lines))
         shape = (f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" fill="{fill}" '
                  f'stroke="{colour}" stroke-width="{stroke}"{dashed}/>{texts}'

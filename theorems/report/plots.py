@@ -52,49 +52,98 @@ def _draw(plot: Plot) -> bytes:
 
 
 def figure_of(plot: Plot):
-    """The matplotlib Figure of a plot (call inside ``rc_context(RC)`` to draw it as the report does)."""
+    """The matplotlib Figure of a plot (call inside ``rc_context(RC)`` to draw it as the report does).
+
+    What a figure claims is drawn so that it reads right: data as points (joined by a line when the x values
+    are ordered numbers), reference lines (a constant threshold, a slope or law drawn for comparison) dashed
+    and without markers, behind the data; the legend below the axes, never over the data; tokens and other
+    text on the x axis as evenly spaced categories; a ``kind="interval"`` plot draws its first two series as
+    one interval per category (certified lower to upper); title and labels in the report's words
+    (:func:`theorems.report.tex.plain`: Greek names as letters, ``<=`` as ≤), a long title wrapped, never clipped.
+    """
+    import textwrap
+
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
-    figure = Figure(figsize=(6.4, 4.0))
-    axes = figure.add_subplot()
+    from theorems.report.tex import plain
+
     tokens = categories(plot)
-    data = [series for series in plot.series if reference(series) is None]
-    for label, xs, ys in data:
+    data = [series for series in plot.series if reference(series) is None and not is_guide(series)]
+    guides = [series for series in plot.series if reference(series) is None and is_guide(series)]
+    labelled = [label for label, _, _ in plot.series if label]
+    figure = Figure(figsize=(6.4, 4.0 + (0.25 * ((len(labelled) + 1) // 2) if labelled else 0)))
+    axes = figure.add_subplot()
+    markers = "osD^vP*X"
+    interval = plot.kind == "interval" and len(data) >= 2
+    for i, (label, xs, ys) in enumerate(data):
         # tokens (bit strings) are categories, in the order met: never read as the numbers 0, 1, 10, 11
         xs = [tokens.index(str(x)) for x in xs] if tokens else [float(x) for x in xs]
         ys = [float(y) for y in ys]
-        if plot.kind == "scatter" or tokens:
-            axes.scatter(xs, ys, label=label, s=14)
+        if interval and i == 0:
+            continue  # drawn with the upper bounds below
+        if interval and i == 1:
+            lows = [float(y) for y in data[0][2]]
+            axes.vlines(xs, lows, ys, color="#0969da", linewidth=2.2, label=f"{plain(data[0][0])} to {plain(label)}", zorder=2)
+            axes.scatter(xs, lows, marker="_", s=160, color="#0969da", zorder=3)
+            axes.scatter(xs, ys, marker="_", s=160, color="#0969da", zorder=3)
+            continue
+        if plot.kind in ("scatter", "interval") or tokens:
+            axes.scatter(xs, ys, label=plain(label), s=22, marker=markers[i % len(markers)], zorder=3)
         elif plot.kind == "step":
-            axes.step(xs, ys, where="post", label=label)
+            axes.step(xs, ys, where="post", label=plain(label), zorder=3)
         else:
-            axes.plot(xs, ys, label=label, marker="o" if len(xs) == 1 or 3 <= len(xs) <= 30 else None, markersize=3)
+            axes.plot(xs, ys, label=plain(label), marker=markers[i % len(markers)] if len(xs) <= 30 else None,
+                      markersize=4, zorder=3)
+    for label, xs, ys in guides:  # a slope or law drawn for comparison: dashed, no markers, behind the data
+        axes.plot([float(x) for x in xs], [float(y) for y in ys], label=plain(label), linestyle="--", linewidth=1.1,
+                  color="#8c959f", marker=None, zorder=1)
     for series in plot.series:  # a constant series is a reference line: drawn across the axes, as a line
         found = reference(series)
         if found is not None:
             axis, value = found
             draw_line = axes.axhline if axis == "y" else axes.axvline
-            draw_line(value, label=series[0], linestyle="--", linewidth=1.2, color="#6e7781" if axis == "y" else "#a40e26")
+            draw_line(value, label=plain(series[0]), linestyle="--", linewidth=1.2, zorder=1,
+                      color="#6e7781" if axis == "y" else "#a40e26")
     if tokens:
         axes.set_xticks(range(len(tokens)), tokens)
         axes.set_xlim(-0.5, len(tokens) - 0.5)
+        if len(tokens) > 8 or max(len(t) for t in tokens) > 6:
+            axes.tick_params(axis="x", labelrotation=45)
     elif data and all(float(x).is_integer() for _, xs, _ in data for x in xs):
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # m, n, lengths: integer ticks only
-    if plot.logx:
-        axes.set_xscale("log")
-    if plot.logy:
-        axes.set_yscale("log")
-    axes.set_title(plot.title, fontsize=10)
-    axes.set_xlabel(plot.xlabel)
-    axes.set_ylabel(plot.ylabel)
-    if any(label for label, _, _ in plot.series):
-        axes.legend(fontsize=8)
+    for log, axis, index in ((plot.logx, axes.xaxis, 1), (plot.logy, axes.yaxis, 2)):
+        if not log:
+            continue
+        values = [float(v) for series in data for v in series[index]]
+        (axes.set_xscale if axis is axes.xaxis else axes.set_yscale)("log")
+        axis.set_minor_formatter(NullFormatter())  # minor labels at 2, 3, ... 9 would overlap the major ones
+        shown = sorted({v for v in values if v > 0})
+        if axis is axes.xaxis and 1 < len(shown) <= 8:  # few sizes: a tick at each, labelled by its value
+            axis.set_major_locator(FixedLocator(shown))
+        else:
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0), numticks=8))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axes.set_title("\n".join(textwrap.wrap(plain(plot.title), 70)), fontsize=10)
+    axes.set_xlabel(plain(plot.xlabel))
+    axes.set_ylabel("\n".join(textwrap.wrap(plain(plot.ylabel), 40)))
+    if not plot.logy and data and all(float(y) >= 0 for _, _, ys in data for y in ys):
+        axes.set_ylim(bottom=0)  # counts, ranks and errors from 0: a threshold is seen at its true height
+        lines = [found[1] for found in map(reference, plot.series) if found is not None and found[0] == "y"]
+        if lines and max(lines) >= axes.get_ylim()[1] * 0.97:  # a threshold at the top: room above it
+            axes.set_ylim(top=max(lines) * 1.1)
+    if labelled:  # below the axes: the legend never covers the data
+        axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     figure.tight_layout()
     return figure
+
+
+def is_guide(series) -> bool:
+    """A series drawn for comparison, not measured: a slope, a law or a reference curve (by its label)."""
+    return bool(re.search(r"\breference\b|\bslope\b|\blaw\b|\bguide\b|∝", str(series[0]), re.I))
 
 
 def categories(plot: Plot) -> list[str]:
@@ -155,18 +204,28 @@ def tables(record: dict, parameters_text: str) -> list[Plot]:
             xlabel = "token x (a bit string; a category, not a number)"
         elif all(re.fullmatch(r"-?\d+", k) for k in keys):
             pairs = sorted((int(k), number(v)) for k, v in value.items())
-            xlabel = "index (the fact's key)"
+            by = re.search(r"_by_([a-z]+)", name)
+            xlabel = by.group(1) if by else "index (the fact's key)"
         else:
             continue
         if any(y is None for _, y in pairs):
             continue
+        series = [("", tuple(x for x, _ in pairs), tuple(y for _, y in pairs))]
+        if "error" in name and not isinstance(pairs[0][0], str) and len({x for x, _ in pairs}) > 1:
+            ends = (min(x for x, _ in pairs), max(x for x, _ in pairs))
+            series.append(("1/2 (the tolerance)", ends, (0.5, 0.5)))  # an error is read against the tolerance
         found.append(Plot(
             name=f"fact-{name}",
-            title=f"{name} ({parameters_text})",
+            title=f"{human(name)} ({parameters_text})",
             xlabel=xlabel,
-            ylabel=name,
-            series=(("", tuple(x for x, _ in pairs), tuple(y for _, y in pairs)),),
+            ylabel=human(name),
+            series=tuple(series),
             kind="scatter" if isinstance(pairs[0][0], str) else "line",
             note=f"the fact {name} of this outcome, drawn as recorded (exact values shown as floats)",
         ))
     return found
+
+
+def human(name: str) -> str:
+    """A fact's key as a label a reader reads: words for underscores (``worst_error`` -> "worst error")."""
+    return re.sub(r"_+", " ", str(name)).strip()

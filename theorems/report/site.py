@@ -47,7 +47,7 @@ td.accepted p { margin: 0.2rem 0; } td.accepted ul { margin: 0 0 0.4rem; padding
 .statement td:first-child { font-weight: bold; white-space: nowrap; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
 figcaption { color: #656d76; font-size: 0.9em; }
-svg.graph { display: block; }
+svg.graph { display: block; max-width: none; }
 svg.graph a.node:hover rect { fill: #ddf4ff; }
 section.sentence { margin: 1rem 0 1.6rem; }
 section.sentence > blockquote { font-size: 1.05em; color: #1f2328; }
@@ -490,10 +490,32 @@ def symbolic_badge(entry) -> str:
 
 def graph_svg(report, root: str) -> str:
     nodes = {e.id: tuple(e.claim.uses) for e in report.entries}
-    status = {e.id: (e.standing.key, _short(e.standing)) for e in report.entries}
-    titles = {e.id: tex.plain(f"{e.claim.title} — {e.standing.label}") for e in report.entries}
+    status = {e.id: (e.standing.key, " | ".join([_short(e.standing)] + _carriers(e))) for e in report.entries}
+    titles = {e.id: tex.plain(f"{e.claim.title} — {e.standing.label}"
+                              + "".join(f"; {c}" for c in _carriers(e))) for e in report.entries}
     href = {e.id: claim_href(e.id, root) for e in report.entries}
-    return graph.svg(nodes, status, titles, href)
+    drawn = graph.svg(nodes, status, titles, href)
+    return drawn if root else f'<div class="graph-box" id="graph-box">{drawn}</div>'
+
+
+def _carriers(entry) -> list[str]:
+    """For a claim proved for every parameter: what carries the every-parameter step — each discharged obligation
+    whose judgment ranges over an unbounded interval (a rule of the trusted checker), and the Coq theorems that
+    state the claim. Its inputs' own badges (often finite) are theirs: the proof does not rest on their sizes."""
+    if entry.standing.key != "proved":
+        return []
+    found = []
+    for point in entry.points:
+        for o in point.discharged:
+            judgment = o.get("judgment") or {}
+            for key, value in sorted(judgment.items()) if isinstance(judgment, dict) else ():
+                if isinstance(value, list) and len(value) == 2 and value[1] is None and value[0] is not None:
+                    found.append(f"every {key} >= {value[0]}: checker rule {judgment.get('judgment', '?')}")
+    found = list(dict.fromkeys(found))
+    formal = [f for f in getattr(entry.claim, "formal", ()) or () if isinstance(f, str)]
+    if formal:
+        found.append(f"Coq: {formal[0]}" + (f" +{len(formal) - 1}" if len(formal) > 1 else ""))
+    return found
 
 
 def _short(standing) -> str:
@@ -860,7 +882,30 @@ def _q(path: str) -> str:
 
 
 SEARCH_SCRIPT = """\
-// The dashboard's search: filters the claims of assets/search-index.js (shipped with the report; no network).
+// The dashboard's search: filters the claims of assets/search-index.js (shipped with the report; no network);
+// and the graph: hovering or focusing a claim lights its own edges (what it rests on, what rests on it).
+(function () {
+  var svg = document.querySelector('svg.graph');
+  if (svg) {
+    var light = function (id) {
+      svg.classList.toggle('focus', !!id);
+      Array.prototype.forEach.call(svg.querySelectorAll('path.edge'), function (p) {
+        p.classList.toggle('lit', !!id && (p.getAttribute('data-from') === id || p.getAttribute('data-to') === id));
+      });
+      Array.prototype.forEach.call(svg.querySelectorAll('a.node'), function (a) {
+        var mine = a.getAttribute('data-claim');
+        a.classList.toggle('lit', !!id && (mine === id || !!svg.querySelector(
+          'path.edge.lit[data-from="' + mine + '"], path.edge.lit[data-to="' + mine + '"]')));
+      });
+    };
+    Array.prototype.forEach.call(svg.querySelectorAll('a.node'), function (a) {
+      a.addEventListener('mouseenter', function () { light(a.getAttribute('data-claim')); });
+      a.addEventListener('focus', function () { light(a.getAttribute('data-claim')); });
+      a.addEventListener('mouseleave', function () { light(null); });
+      a.addEventListener('blur', function () { light(null); });
+    });
+  }
+})();
 (function () {
   var box = document.getElementById('search'), list = document.getElementById('search-results');
   var index = window.ATTNPROOF_SEARCH || [];

@@ -556,6 +556,9 @@ _PLAIN_OPS = {"<=": "≤", ">=": "≥", "!=": "≠", "->": "→", "<=>": "⟺", 
               "*": "·"}
 
 
+_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def plain(text: str) -> str:
     """Prose with its ASCII mathematics in Unicode, for where no markup can go (a page's ``<title>``, an SVG
     ``<title>``, a plot's label): Greek names become letters, ``<=`` becomes ≤, ``$...$`` loses its dollars."""
@@ -568,6 +571,7 @@ def plain(text: str) -> str:
             piece = re.sub(r"<=>|<=|>=|!=|->|\.\.\.?|~|\|\||(?<=\w)\*(?=\s)|(?<=\s)\*(?=\s)",
                            lambda m: _PLAIN_OPS[m.group()], piece)
             piece = re.sub(r"[A-Za-z]+", lambda m: _greek_letter(m.group()), piece)
+            piece = re.sub(r"\^(\d+)\b", lambda m: m.group(1).translate(_SUPERSCRIPTS), piece)
             piece = re.sub(r"_\{([^{}]*)\}", r"_\1", piece).replace("^{", "^(").replace("}", ")") if "^{" in piece else \
                 re.sub(r"_\{([^{}]*)\}", r"_\1", piece)
         out.append(piece)

@@ -140,7 +140,7 @@ def fitted_slope(xs, ys, x_min: float = FIT_FROM) -> tuple[str | None, str]:
 
 def law_plot(name: str, title: str, xlabel: str, xs, lowers: dict, uppers: dict, exponent: Fraction, note: str) -> Plot:
     """Log-log: each lower and upper series (label -> ys, None entries dropped), and the exponent's reference line
-    through the last point of the first lower series."""
+    at half the height of the last point of the first lower series (below the data, never through it)."""
     series = []
     for label, ys in [*lowers.items(), *uppers.items()]:
         pts = [(float(x), float(y)) for x, y in zip(xs, ys) if y is not None]
@@ -149,7 +149,8 @@ def law_plot(name: str, title: str, xlabel: str, xs, lowers: dict, uppers: dict,
     if series:
         x_last, y_last = series[0][1][-1], series[0][2][-1]
         e = float(exponent)
-        anchor = y_last / x_last**e
-        series.append((f"slope {exponent} reference", tuple(float(x) for x in xs), tuple(anchor * float(x) ** e for x in xs)))
+        anchor = y_last / x_last**e / 2  # at half the height of the data's last point: out of the data's way
+        series.append((f"slope {exponent} reference (shifted down)", tuple(float(x) for x in xs),
+                       tuple(anchor * float(x) ** e for x in xs)))
     return Plot(name=name, title=title, xlabel=xlabel, ylabel="rank_eps bounds", series=tuple(series),
                 logx=True, logy=True, kind="line", note=note)

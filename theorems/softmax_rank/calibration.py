@@ -510,30 +510,37 @@ class Calibration(Claim):
                 f"certified {min(lows)}..{max(lows)} <= rank_eps <= {min(ups)}..{max(ups)} at eps = {eps}")
 
     def plots(self, record: dict) -> list[Plot]:
-        """Heads as points coloured by layer: certified upper bound against r_tau (tau = 1) and against r."""
+        """One category per head (its name, e.g. L0H9): the certified interval lower..upper on rank_eps, with r_tau
+        (tau = 1) and the visible dimension r beside it as points; means over the sentences checked."""
         rows = record.get("facts", {}).get("heads") or []
         if not rows:
             return []
         table: dict = {}
         for row in rows:
-            entry = table.setdefault((int(row["layer"]), str(row["head"])), {"x": [], "r": [], "y": []})
-            entry["x"].append(int((row.get("r_tau") or {}).get(str(PLOT_TAU), 0)))
+            entry = table.setdefault((int(row["layer"]), str(row["head"])), {"lower": [], "upper": [], "r_tau": [], "r": []})
+            entry["lower"].append(int(row.get("lower") or 0))
+            entry["upper"].append(int(row["upper"]))
+            entry["r_tau"].append(int((row.get("r_tau") or {}).get(str(PLOT_TAU), 0)))
             entry["r"].append(int(row["r"]))
-            entry["y"].append(int(row["upper"]))
-        out = []
-        for key, label in (("x", f"r_tau at tau = {PLOT_TAU}"), ("r", "visible dimension r")):
-            series = []
-            for layer in sorted({k[0] for k in table}):
-                heads = [v for k, v in table.items() if k[0] == layer]
-                series.append((f"layer {layer}", tuple(float(np.mean(v[key])) for v in heads), tuple(float(np.mean(v["y"])) for v in heads)))
-            p = record.get("parameters", {})
-            out.append(Plot(
-                name=f"calibration_{'r_tau' if key == 'x' else 'r'}",
-                title=f"all-MiniLM-L6-v2, c = {p.get('multiplier', 1)}: certified rank_eps upper vs {label}",
-                xlabel=f"{label} (mean over sentences)", ylabel=f"certified rank_eps upper (eps = {p.get('epsilon', '1/10')})",
-                series=tuple(series), kind="scatter", note="one point per head; floats for display only",
-            ))
-        return out
+        heads = sorted(table)
+        names = tuple(head for _, head in heads)
+
+        def mean(key):
+            return tuple(float(np.mean(table[k][key])) for k in heads)
+
+        p = record.get("parameters", {})
+        eps = p.get("epsilon", "1/10")
+        return [Plot(
+            name="calibration_heads",
+            title=f"all-MiniLM-L6-v2 (an analogue of the paper's BERT-base set), c = {p.get('multiplier', 1)}: "
+                  f"certified rank_eps interval per head, eps = {eps}",
+            xlabel="head (layer and index)", ylabel="dimension",
+            series=(("certified rank_eps: from its lower bound", names, mean("lower")),
+                    ("its upper bound", names, mean("upper")),
+                    (f"r_tau at tau = {PLOT_TAU}", names, mean("r_tau")),
+                    ("visible dimension r", names, mean("r"))),
+            kind="interval", note="one interval per head (means over the sentences checked); floats for display only",
+        )]
 
 
 CLAIM = Calibration()

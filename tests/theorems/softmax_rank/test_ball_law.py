@@ -136,7 +136,7 @@ def test_plot_has_separate_lower_and_upper_series_and_the_exponent(outcome):
     [plot] = claim.plots(out.to_json())
     labels = [s[0] for s in plot.series]
     assert plot.logx and plot.logy and "disk: certified lower" in labels and "dense instance: certified upper" in labels
-    assert labels[-1] == "slope 1 reference"
+    assert labels[-1] == "slope 1 reference (shifted down)"
 
 
 def test_the_three_dimensional_ball_is_certified_with_ball_three():

@@ -370,12 +370,19 @@ def test_outcome_json_carries_statistics_as_text(checked):
             assert -1 <= low <= high <= 1 and -1 <= float(value["rho"]) <= 1
 
 
-def test_plots_are_scatters_coloured_by_layer(checked):
+def test_the_plot_is_one_certified_interval_per_head_on_a_categorical_axis(checked):
+    """Heads are categories (never a number axis on which every point sits at x = r); the certified lower and
+    upper bounds are drawn as an interval per head, r_tau and r beside them."""
     claim, point, outcome = checked
-    plots = claim.plots(json.loads(json.dumps(outcome.to_json())))
-    assert [p.kind for p in plots] == ["scatter", "scatter"]
-    layers = {label for label, _, _ in plots[0].series}
-    assert layers == {f"layer {l}" for l in {l for l, _ in S7.head_selection(point["heads"])}}
+    record = json.loads(json.dumps(outcome.to_json()))
+    (plot,) = claim.plots(record)
+    assert plot.kind == "interval"
+    (lower, lows, ylo), (upper, ups, yup), (rtau, *_), (r, *_) = plot.series
+    heads = sorted({(row["layer"], row["head"]) for row in record["facts"]["heads"]})
+    assert list(lows) == list(ups) == [h for _, h in heads] and all(isinstance(x, str) for x in lows)
+    assert all(lo <= up for lo, up in zip(ylo, yup)) and "lower" in lower and "upper" in upper
+    assert "r_tau" in rtau and r == "visible dimension r"
+    assert "analogue" in plot.title  # not the paper's BERT-base set
 
 
 # ------------------------------------------------------------------ the statistics

@@ -158,7 +158,7 @@ def test_plot_is_log_log_with_reference_line(outcome):
     plots = claim.plots(out.to_json())
     assert len(plots) == 1 and plots[0].logx and plots[0].logy
     labels = [label for label, _, _ in plots[0].series]
-    assert "slope 1/2 reference" in labels and "dense instance: certified upper" in labels
+    assert "slope 1/2 reference (shifted down)" in labels and "dense instance: certified upper" in labels
     _, xs, ys = plots[0].series[-1]
     assert abs((ys[-1] / ys[0]) ** 2 - xs[-1] / xs[0]) < 1e-9  # slope exactly 1/2 in log-log
 
