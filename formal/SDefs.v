@@ -25,6 +25,11 @@ Definition weighted (w : list nat) (l : list R) : list R :=
 Definition softmax (w : list nat) (l : list R) : list R :=
   map (fun x => x / ssum (weighted w l)) (weighted w l).
 
+(** [sumn n f = Σ_{i<n} f i], a finite sum over indices (a matrix read as a
+    function of its indices). *)
+Fixpoint sumn (n : nat) (f : nat -> R) : R :=
+  match n with O => 0 | S m => sumn m f + f m end.
+
 (** The ℓ1 distance of two rows, [||a − b||_1 = Σ_j |a_j − b_j|].
     Python: one row of [row_errors]. *)
 Definition l1 (a b : list R) : R :=
@@ -124,3 +129,21 @@ Definition rank_ge (k : nat) (A : list (list R)) : Prop :=
 (** "max_i ||M_i||_1", the largest row ℓ1 norm (0 for no rows).  Python: the
     [duality] kind's left side. *)
 Definition max_row_l1 (M : list (list R)) : R := fold_right Rmax 0 (map l1norm M).
+
+(** S1 as the project states it: "max_i ||M_i||_1 = max over v ∈ [−1,1]^N of
+    max_i |(M v)_i|" — every v in the cube gives [|M_i · v| ≤ max_i ||M_i||_1]
+    on every row, and some row and vertex of the cube attain it.  Python: the
+    judgment [duality]. *)
+Definition duality_holds (M : list (list R)) : Prop :=
+  (forall v, Forall (fun x => Rabs x <= 1) v ->
+     forall i, (i < length M)%nat -> Rabs (rdot (nth i M []) v) <= max_row_l1 M) /\
+  (M <> [] -> exists i v, (i < length M)%nat /\ length v = length (nth i M []) /\
+     Forall (fun s => s = 1 \/ s = -1) v /\ Rabs (rdot (nth i M []) v) = max_row_l1 M).
+
+(** "every row of rowsoftmax(L) within 2 tanh(osc_i / 4) of rowsoftmax(L')",
+    [osc_i] the range of row i of [L − L'].  Python: the judgment
+    [residual-within]. *)
+Definition residual_within (L L' : list (list R)) : Prop :=
+  forall i, (i < length L)%nat ->
+    l1 (nth i (rowsoftmax L) []) (nth i (rowsoftmax L') [])
+    <= 2 * tanh (osc (vsub (nth i L []) (nth i L' [])) / 4).

@@ -16,12 +16,11 @@
 
     The numeric hypotheses are inequalities between sums of exponentials of
     rationals: an exported certificate proves each by [interval] (Coq's
-    Interval library) after [sreduce] has unfolded the row into one explicit
-    expression.  Everything else is proved once, here. *)
+    Interval library) after [sreduce] (formal/SNumeric.v) has unfolded the row
+    into one explicit expression.  Everything else is proved once, here. *)
 
 From Coq Require Import Reals List QArith Qreals Lra Lia.
-From Interval Require Import Tactic.
-From AttnProof Require Import SDefs SLemmas SRank SGrouped.
+From AttnProof Require Import SDefs SLemmas SRank SGrouped SResidual.
 Import ListNotations.
 Open Scope R_scope.
 
@@ -350,20 +349,6 @@ Proof. intro H; rewrite product_Q; apply qmat_eqb_sound, H. Qed.
 Lemma length_QR (M : list (list Q)) : length (QR M) = length M.
 Proof. apply map_length. Qed.
 
-(** [sreduce] unfolds one row's numeric fact into a single expression in
-    exponentials of rational literals (lists computed, multiplicities and
-    rationals written as [IZR] quotients); [sinterval] closes it with Coq's
-    Interval library, at 53 bits of precision and more if needed. *)
-Ltac sreduce :=
-  unfold margin_expr, err_expr, gsum, weighted, ssum, QR;
-  lazy beta iota delta [map combine fold_right fst snd nth];
-  rewrite ?INR_IZR_INZ; unfold Q2R; cbn [Qnum Qden Z.of_nat Pos.of_succ_nat Pos.succ].
-
-Ltac sinterval :=
-  first [interval | interval with (i_prec 80) | interval with (i_prec 160) | interval with (i_prec 320)].
-
-Ltac lower_row := sreduce; sinterval.
-Ltac upper_row lo hi := exists lo, hi; split; [sreduce; sinterval | intros T HT; sreduce; sinterval].
 
 Lemma forallb_map' {A B} (f : A -> B) (p : B -> bool) (l : list A) : forallb p (map f l) = forallb (fun x => p (f x)) l.
 Proof. induction l as [|x l IH]; simpl; [reflexivity | rewrite IH; reflexivity]. Qed.
@@ -577,3 +562,31 @@ Proof.
     transitivity (a / TA); [field; lra|]. rewrite Ej. field; lra. }
   lra.
 Qed.
+
+(** ** Residuals and duality on rational instances *)
+
+Fixpoint shape_eqb (L L' : list (list Q)) : bool :=
+  match L, L' with
+  | [], [] => true
+  | a :: L, b :: L' => Nat.eqb (length a) (length b) && shape_eqb L L'
+  | _, _ => false
+  end.
+
+(** The per-row residual bound on every row of two rational logit matrices of
+    one shape (S6 through [residual_within_row]). *)
+Theorem residual_within_sound (L L' : list (list Q)) : shape_eqb L L' = true -> residual_within (QR L) (QR L').
+Proof.
+  intros H.
+  assert (Hl : length L' = length L /\ forall j, (j < length L)%nat -> length (nth j L' []) = length (nth j L [])).
+  { revert L' H; induction L as [|a L IH]; intros [|b L'] H; simpl in H; try discriminate; [split; [reflexivity | intros; simpl in *; lia]|].
+    apply andb_prop in H as [H1 H2]. apply Nat.eqb_eq in H1. destruct (IH L' H2) as [E F].
+    split; [simpl; rewrite E; reflexivity|]. intros [|j] Hj; [symmetry; exact H1 | apply F; simpl in Hj; lia]. }
+  destruct Hl as [E F]. intros i Hi. unfold rowsoftmax. rewrite length_QR in Hi.
+  rewrite (nth_map_lt _ (QR L) [] [] i) by (rewrite length_QR; exact Hi).
+  rewrite (nth_map_lt _ (QR L') [] [] i) by (rewrite length_QR; lia).
+  apply residual_within_row. rewrite !nth_QR, !map_length. apply F, Hi.
+Qed.
+
+(** S1 at any matrix (the duality holds for every M; a certificate names one). *)
+Corollary duality_sound (M : list (list Q)) : duality_holds (QR M).
+Proof. exact (S1_duality (QR M)). Qed.

@@ -5,10 +5,9 @@
     their indices; [sumn n f = Σ_{i<n} f i]. *)
 
 From Coq Require Import Reals Lra Lia.
+From AttnProof Require Import SDefs.
 Open Scope R_scope.
 
-Fixpoint sumn (n : nat) (f : nat -> R) : R :=
-  match n with O => 0 | S m => sumn m f + f m end.
 
 Lemma sumn_ext n f g : (forall i, (i < n)%nat -> f i = g i) -> sumn n f = sumn n g.
 Proof.

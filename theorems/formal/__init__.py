@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from theorems.formal import cones, evaluation, linear
+from theorems.formal import cones, evaluation, linear, softmax
 
 PACKAGES = "coq libcoq-interval libcoq-mathcomp-ssreflect"
 FORMAL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "formal")
@@ -42,6 +42,18 @@ EXPORTERS = {
     "rank-one-positional-witness": evaluation.positional_witness,
     "rank-one-infeasible": linear.rank_one_infeasible,
     "rank-two-betweenness": cones.rank_two_betweenness,
+    # paper S (formal/SInstances.v, SResidual.v, SLemmas.v)
+    "approx-rank-lower": softmax.approx_rank,
+    "approx-rank-lower-points": softmax.approx_rank,
+    "approx-rank-upper": softmax.approx_rank,
+    "approx-rank-upper-points": softmax.approx_rank,
+    "duality": softmax.duality,
+    "row-shift": softmax.row_shift,
+    "rank-upper": softmax.rank_upper,
+    "rank-lower": softmax.rank_lower,
+    "residual-bound": softmax.residual_bound,
+    "residual-two-point": softmax.two_point,
+    "attention-differs": softmax.attention_differs,
 }
 COQ_SECONDS = 600  # one file's compilation at most (the largest exported certificate takes a few seconds)
 
@@ -71,6 +83,8 @@ def proposition(judgment: dict) -> str | None:
     such a head exists (the one in the file); that it is the head the digest names is the Python
     checker's word.
     """
+    if isinstance(judgment, dict) and "target" not in judgment:
+        return softmax.proposition(judgment)
     if not isinstance(judgment, dict) or judgment.get("target") != "min-ip":
         return None
     name, model, rank, m = judgment.get("judgment"), judgment.get("model"), judgment.get("rank"), judgment.get("m")
@@ -114,6 +128,9 @@ def bridge(obligation: dict, certified: dict, theorem: str) -> str | None:
     wanted, have = proposition(obligation), proposition(certified)
     if wanted is None or have is None:
         return None
+    if "target" not in obligation:  # paper S: the statement names the certificate's own data, so only
+        # the very judgment the certificate proves (the same digests) is proved by it
+        return theorem if _same(obligation, certified) else None
     if wanted == have:
         return theorem
     if obligation.get("judgment") == certified.get("judgment") == "unsolvable":
@@ -133,6 +150,18 @@ def bridge(obligation: dict, certified: dict, theorem: str) -> str | None:
         lemma = "unsolvable_from" if obligation["model"] == "kernel" else "punsolvable_from"
         return f"({lemma} {r} {low} {need} {n} {_leq(low, need)} {theorem})"
     return None
+
+
+def _same(a: dict, b: dict) -> bool:
+    """Two judgments are the same: equal fields, numbers compared as exact rationals."""
+    def norm(v):
+        if isinstance(v, (int, str)) and not isinstance(v, bool):
+            try:
+                return ("q", Fraction(v))
+            except (ValueError, ZeroDivisionError):
+                return v
+        return v
+    return set(a) == set(b) and all(norm(a[k]) == norm(b[k]) for k in a)
 
 
 def _k1_tables(data: dict) -> bool:
@@ -222,7 +251,7 @@ def export(result, folder: str) -> Export:
             continue
         here = by_folder.get(os.path.dirname(os.path.realpath(check.path)), [])
         for o in check.obligations:
-            if o.get("side") != "verify":
+            if o.get("side") not in ("verify", "refute"):  # both sides are judgments certificates prove
                 continue
             item = Exported(check.path, o.get("words", ""), o.get("judgment") or {})
             statement = proposition(item.judgment)
@@ -232,7 +261,9 @@ def export(result, folder: str) -> Export:
                     name = names[os.path.realpath(line["path"])]
                     item.certificate = os.path.basename(line["path"])
                     term = bridge(item.judgment, line["judgment"], f"Cert.{name}.judgment")
-                    proof = f"Require Cert.{name}.\n\nTheorem obligation : {statement}.\nProof. exact {term}. Qed.\n"
+                    # paper S's statements name the certificate's data (X, w, L, ...): imported, not qualified
+                    load = "Require Import" if "target" not in item.judgment else "Require"
+                    proof = f"{load} Cert.{name}.\n\nTheorem obligation : {statement}.\nProof. exact {term}. Qed.\n"
                     break
             if not proof:
                 for test, state, term in THEOREMS:
@@ -251,8 +282,9 @@ def export(result, folder: str) -> Export:
             count += 1
             item.file, item.statement = f"o{count:04d}.v", statement
             _write(os.path.join(folder, item.file),
-                   _comment(item.words) + "From Coq Require Import Reals QArith.\n"
-                   f"From AttnProof Require Import KDefs KTable KLower KBridge.\n" + proof)
+                   _comment(item.words) + "From Coq Require Import Reals QArith List.\n"
+                   "From AttnProof Require Import KDefs KTable KLower KBridge SDefs SInstances.\n"
+                   "Import ListNotations.\n" + proof)
             done.obligations.append(item)
     _write(os.path.join(folder, "index.json"), json.dumps(
         {"format": "attnproof-coq-export/1",

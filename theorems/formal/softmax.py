@@ -1,0 +1,383 @@
+"""Coq export of paper S's instance certificates: rank_eps bounds, duality, row shifts.
+
+Each exporter writes one certificate as a Coq file: its data as Coq terms, the theorem
+``judgment`` (the statement the dispatcher passes in, written verbatim) and a proof that
+applies a soundness theorem of ``formal/SInstances.v`` (or a general theorem of
+``formal/SLemmas.v``, ``formal/SResidual.v``) to the data.  Side conditions that read only
+the data (lengths, disjoint groups, ``B = F G``, ``|x|^2 = 1``, the logits ``beta X X^T``) are
+computed in Q by ``vm_compute``; the numeric facts about exponentials — per chosen row of a
+lower bound ``2 W(G_i) - W(flat) - eps T > 0``, per row of an upper bound an enclosure of the
+row's total T and ``sum_j |w_j e^{l_j} - B_ij T| - eps T <= 0`` on it — are each one lemma
+closed by Coq's Interval library (``lower_row`` / ``upper_row``: unfold the row, ``interval``).
+
+The enclosure ``[lo, hi]`` of a row's total is the only number computed here in floating point:
+it is a hint.  Coq checks ``lo <= T <= hi`` itself; a wrong hint makes the file fail, never
+makes it say something false.
+
+Data (as the trusted checker reads it, ``solvers/trusted/intervals.py``)::
+
+    approx-rank-lower:         {logits, multiplicities, epsilon, rows, groups}
+    approx-rank-lower-points:  {points, beta, multiplicities, epsilon, rows, groups}
+    approx-rank-upper:         {logits, multiplicities, epsilon, left, right}
+    approx-rank-upper-points:  {points, beta, multiplicities, epsilon, left, right}
+    duality:                   {matrix}
+    row-shift:                 {logits, shifted}
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from theorems.formal import terms
+
+__all__ = ["proposition", "approx_rank", "duality", "row_shift", "SIZE_LIMIT"]
+
+# Exponentials Coq's Interval library evaluates for one certificate at most (each one a few
+# milliseconds; an upper bound needs rows x columns x 2 of them).  Larger instances are not
+# exported, and say so: "not exported: ... exponentials".
+SIZE_LIMIT = 40_000
+
+
+def _q(value: Fraction) -> str:
+    return f"({value.numerator} # {value.denominator})"
+
+
+def _qrow(row) -> str:
+    return terms.bracket(_q(v) for v in row)
+
+
+def _qtable(rows) -> str:
+    return terms.bracket((_qrow(r) for r in rows), ";\n  ")
+
+
+def _real(value: Fraction) -> str:
+    """A real literal Interval reads: ``(p / q)`` or ``(p)``."""
+    return f"({value.numerator})" if value.denominator == 1 else f"({value.numerator} / {value.denominator})"
+
+
+def _matrix(value, what: str) -> list[list[Fraction]]:
+    rows = [[terms.number(v, what) for v in terms.listof(r, what)] for r in terms.listof(value, what, nonempty=True)]
+    if not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+        raise ValueError(f"{what} is not a nonempty rectangular matrix")
+    return rows
+
+
+def _shape_of(data: dict) -> tuple[list[list[Fraction]], list[int], dict]:
+    """(exact logits, multiplicities, the Coq definitions naming the instance)."""
+    m = [terms.nat(v, "multiplicity", 1) for v in terms.listof(data["multiplicities"], "multiplicities", nonempty=True)]
+    if "points" in data:
+        X = _matrix(data["points"], "points")
+        beta = terms.number(data["beta"], "beta")
+        L = [[beta * sum((a * b for a, b in zip(x, y)), Fraction(0)) for y in X] for x in X]
+        defs = (f"Definition X : list (list Q) := ({_qtable(X)})%Q.\n"
+                f"Definition beta : Q := {_q(beta)}%Q.\n")
+    else:
+        L = _matrix(data["logits"], "logits")
+        defs = f"Definition L : list (list Q) := ({_qtable(L)})%Q.\n"
+    if any(len(r) != len(m) for r in L):
+        raise ValueError("multiplicities and columns differ in number")
+    return L, m, defs
+
+
+def proposition(judgment: dict) -> str | None:
+    """The Coq statement of one of paper S's judgments, in the words of ``formal/SDefs.v``, about the
+    data its certificate file defines (``X``, ``beta``, ``w``, ``L``, ``M``, ``A``, ``Sh``, ``Lk``; an
+    obligation file imports that file), or None when it has no Coq counterpart here.
+
+    * ``approx-rank-at-least`` / ``-at-most {instance, n, epsilon, bound[, sphere]}``: for points,
+      ``[on_sphere d (QR X) /\\] approx_rank_ge (attention w (gram_logits (Q2R beta) (QR X))) (Q2R eps) k``;
+      for logits, ``approx_rank_ge (attention w (QR L)) (Q2R eps) k`` (``approx_rank_le`` for at-most).
+      The judgment's ``n`` (the size of the full instance, every point repeated by its multiplicity) is
+      not in the statement: the matrix stated is W, the weighted attention on the listed points, and
+      ``rank_eps`` of the full instance equals ``rank_eps(W)`` by the multiplicity lemma;
+    * ``duality {matrix}``: ``duality_holds (QR M)``;
+    * ``same-attention {logits, other}``: ``rowsoftmax (QR Sh) = rowsoftmax (QR L)``;
+    * ``attention-differs {logits, other}``: ``rowsoftmax (QR L) <> rowsoftmax (QR Sh)``;
+    * ``rank-at-most`` / ``rank-at-least {matrix, rows, cols, bound}``: ``rank_le k (QR A)`` / ``rank_ge k (QR A)``;
+    * ``residual-within {logits, approximation}``: ``residual_within (QR L) (QR Lk)``;
+    * ``residual-two-point {t, bound, relation}``: the perturbation the certificate exhibits, e.g.
+      ``exists l e : list R, length e = length l /\\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\\
+      l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) > tanh (ln (Q2R t))``.
+
+    Judgments name their matrices by digest: that the file's data is the matrix the digest names is
+    the Python checker's word, as for paper K's heads."""
+    if not isinstance(judgment, dict):
+        return None
+    name = judgment.get("judgment")
+    if name in ("approx-rank-at-least", "approx-rank-at-most"):
+        return _approx_statement(judgment)
+    if name == "duality" and set(judgment) == {"judgment", "matrix"}:
+        return "duality_holds (QR M)"
+    if name == "same-attention" and set(judgment) == {"judgment", "logits", "other"}:
+        return "rowsoftmax (QR Sh) = rowsoftmax (QR L)"
+    if name == "attention-differs" and set(judgment) == {"judgment", "logits", "other"}:
+        return "rowsoftmax (QR L) <> rowsoftmax (QR Sh)"
+    if name in ("rank-at-most", "rank-at-least") and type(judgment.get("bound")) is int and judgment["bound"] >= 0:
+        return f"{'rank_le' if name == 'rank-at-most' else 'rank_ge'} {judgment['bound']} (QR A)"
+    if name == "residual-within" and set(judgment) == {"judgment", "logits", "approximation"}:
+        return "residual_within (QR L) (QR Lk)"
+    if name == "residual-two-point":
+        return _two_point_statement(judgment)
+    return None
+
+
+TWO_POINT = {  # (bound, relation) -> (the bound as a Coq term of T := Q2R t, the comparison, the theorem)
+    ("tanh(delta)", "exceeds"): ("tanh (ln T)", ">", "two_point_exceeds_tanh_sound"),
+    ("2tanh(delta/2)", "attains"): ("2 * tanh (ln T / 2)", "=", "two_point_attains_sound"),
+    ("2tanh(delta/2)", "exceeds"): ("2 * tanh (ln T / 2)", ">", "two_point_exceeds_2tanh_half_sound"),
+    ("tanh(delta)", "attains"): ("tanh (ln T)", "=", "two_point_attains_tanh_sound"),
+}
+
+
+def _two_point_statement(judgment: dict) -> str | None:
+    key = (judgment.get("bound"), judgment.get("relation"))
+    if set(judgment) != {"judgment", "t", "bound", "relation"} or key not in TWO_POINT:
+        return None
+    try:
+        t = judgment["t"] if isinstance(judgment["t"], Fraction) else terms.number(judgment["t"], "t")
+    except ValueError:
+        return None
+    T = f"(Q2R {_q(t)}%Q)"
+    bound, relation, _ = TWO_POINT[key]
+    return (f"exists l e : list R, length e = length l /\\ Forall (fun x => Rabs x <= ln {T}) e /\\ "
+            f"l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) {relation} {bound.replace('T', T)}")
+
+
+def _approx_statement(judgment: dict) -> str | None:
+    keys = set(judgment) - {"judgment", "instance", "n", "epsilon", "bound"}
+    bound = judgment.get("bound")
+    if keys - {"sphere"} or type(bound) is not int or bound < 0:
+        return None
+    try:
+        eps = judgment["epsilon"] if isinstance(judgment.get("epsilon"), Fraction) else terms.number(judgment.get("epsilon"), "epsilon")
+    except ValueError:
+        return None
+    relation = "approx_rank_ge" if judgment["judgment"] == "approx-rank-at-least" else "approx_rank_le"
+    if "sphere" in judgment:
+        d = judgment["sphere"]
+        if not (d is False or (type(d) is int and d >= 1)):
+            return None
+        head = f"on_sphere {d} (QR X) /\\ " if d is not False else ""
+        matrix = "attention w (gram_logits (Q2R beta) (QR X))"
+    else:
+        head, matrix = "", "attention w (QR L)"
+    return f"{head}{relation} ({matrix}) (Q2R {_q(eps)}%Q) {bound}"
+
+
+HEADER = ("From Coq Require Import Reals List QArith.\n"
+          "From AttnProof Require Import SDefs SLemmas SResidual SInstances.\n"
+          "Import ListNotations.\nOpen Scope R_scope.\n\n")
+
+
+NUMERIC = "From AttnProof Require Import SNumeric.\n\n"  # the Interval library: only where exponentials are evaluated
+
+
+def _header() -> str:
+    return HEADER
+
+
+def _sphere_step(data: dict, statement: str) -> str:
+    return "split; [apply sphere_Q; vm_compute; reflexivity|]. " if statement.startswith("on_sphere") else ""
+
+
+def _exps(row, m) -> tuple[float, list[float]]:
+    top = max(row)
+    return float(top), [w * math.exp(float(v - top)) for v, w in zip(row, m)]
+
+
+def approx_rank(data: dict, statement: str) -> str:
+    """The file of an ``approx-rank-lower[-points]`` or ``approx-rank-upper[-points]`` certificate."""
+    statement = terms.proposition(statement)
+    L, m, defs = _shape_of(data)
+    eps = terms.number(data["epsilon"], "epsilon")
+    n, N = len(L), len(m)
+    lower = "rows" in data
+    work = (len(terms.listof(data["rows"], "rows")) * N) if lower else 2 * n * N
+    if work > SIZE_LIMIT:
+        raise ValueError(f"{work} exponentials for Interval, more than {SIZE_LIMIT}")
+    out = [_header(), NUMERIC, defs,
+           f"Definition w : list nat := {terms.nats(m)}.\n",
+           f"Definition eps : Q := {_q(eps)}%Q.\n",
+           (f"Definition Lq : list (list Q) := ({_qtable(L)})%Q.\n\n" if "points" in data
+            else "Definition Lq : list (list Q) := L.\n\n")]
+    if "points" in data:
+        out.append("Lemma logits : gram_logits (Q2R beta) (QR X) = QR Lq.\n"
+                   "Proof. apply logits_Q; vm_compute; reflexivity. Qed.\n\n")
+        rewrite = "rewrite logits. "
+    else:
+        rewrite = ""
+    wl = terms.nats(m)
+    if lower:
+        rows = [terms.nat(r, "row") for r in terms.listof(data["rows"], "rows", nonempty=True)]
+        groups = [[terms.nat(c, "column") for c in terms.listof(g, "group", nonempty=True)]
+                  for g in terms.listof(data["groups"], "groups")]
+        if len(groups) != len(rows) or max(rows) >= n:
+            raise ValueError("rows and groups do not match the instance")
+        flat = terms.nats(c for g in groups for c in g)
+        out.append(f"Definition rows : list nat := {terms.nats(rows)}.\n"
+                   f"Definition groups : list (list nat) := {terms.bracket(terms.nats(g) for g in groups)}.\n\n")
+        names = []
+        for k, (r, g) in enumerate(zip(rows, groups)):
+            names.append(f"r{k}")
+            out.append(f"Lemma r{k} : 0 < margin_expr {wl} (map Q2R {_qrow(L[r])}%Q) {terms.nats(g)} {flat} (Q2R {_q(eps)}%Q).\n"
+                       "Proof. lower_row. Qed.\n")
+        pairs = [f"({r}%nat, {terms.nats(g)})" for r, g in zip(rows, groups)]
+        proof = (f"(lower_sound_Q Lq w eps rows groups (ltac:(vm_compute; reflexivity)) "
+                 f"{_forall([f'{p} {n}' for p, n in zip(pairs, names)], 'Forall_cons', 'Forall_nil _')})")
+    else:
+        F, G = _matrix(data["left"], "left"), _matrix(data["right"], "right")
+        if len(F) != n or len(G[0]) != N or any(len(f) != len(G) for f in F):
+            raise ValueError("left and right do not multiply to the instance's shape")
+        B = [[sum((f[t] * G[t][j] for t in range(len(G))), Fraction(0)) for j in range(N)] for f in F]
+        out.append(f"Definition F : list (list Q) := ({_qtable(F)})%Q.\n"
+                   f"Definition G : list (list Q) := ({_qtable(G)})%Q.\n"
+                   f"Definition Bq : list (list Q) := ({_qtable(B)})%Q.\n\n")
+        names = []
+        for i in range(n):
+            top, exps = _exps(L[i], m)
+            total = math.fsum(exps) * math.exp(top) if top < 700 else None
+            if total is None or not math.isfinite(total) or total <= 0:
+                raise ValueError(f"row {i}: its total is out of floating-point range for a hint")
+            lo, hi = Fraction(total) * (1 - Fraction(1, 10**9)), Fraction(total) * (1 + Fraction(1, 10**9))
+            lo, hi = _round(lo, down=True), _round(hi, down=False)
+            names.append(f"r{i}")
+            out.append(f"Lemma r{i} : row_upper_ok {wl} (Q2R {_q(eps)}%Q) (map Q2R {_qrow(L[i])}%Q) (map Q2R {_qrow(B[i])}%Q).\n"
+                       f"Proof. upper_row {_real(lo)} {_real(hi)}. Qed.\n")
+        proof = (f"(upper_sound_Q Lq F G Bq w eps (ltac:(vm_compute; reflexivity)) "
+                 f"{_forall(names, 'Forall2_cons _ _', 'Forall2_nil _')})")
+    out.append(f"\nTheorem judgment : {statement}.\n"
+               f"Proof. {_sphere_step(data, statement)}{rewrite}exact {proof}. Qed.\n")
+    return "".join(out)
+
+
+def _round(q: Fraction, down: bool) -> Fraction:
+    """q rounded outward to 40 significant bits (a short literal)."""
+    e = max(0, 40 - q.numerator.bit_length() + q.denominator.bit_length())
+    scaled = q * (1 << e)
+    k = math.floor(scaled) if down else math.ceil(scaled)
+    return Fraction(k, 1 << e)
+
+
+def _forall(names: list[str], cons: str, nil: str) -> str:
+    """The proof term ``cons r0 (cons r1 (... nil))`` of a Forall (or Forall2) over the rows."""
+    term = f"({nil})"
+    for name in reversed(names):
+        term = f"({cons} {name} {term})"
+    return term
+
+
+def duality(data: dict, statement: str) -> str:
+    """The file of a ``duality`` certificate: S1 for its matrix, by the general theorem."""
+    statement = terms.proposition(statement)
+    M = _matrix(data["matrix"], "matrix")
+    return (_header() +
+            f"Definition M : list (list Q) := ({_qtable(M)})%Q.\n\n"
+            f"Theorem judgment : {statement}.\nProof. apply duality_sound. Qed.\n")
+
+
+def row_shift(data: dict, statement: str) -> str:
+    """The file of a ``row-shift`` certificate: the same attention, by S4 and a check in Q that every
+    row of ``L' - L`` is constant."""
+    statement = terms.proposition(statement)
+    L, S = _matrix(data["logits"], "logits"), _matrix(data["shifted"], "shifted")
+    return (_header() +
+            f"Definition L : list (list Q) := ({_qtable(L)})%Q.\n"
+            f"Definition Sh : list (list Q) := ({_qtable(S)})%Q.\n\n"
+            f"Theorem judgment : {statement}.\nProof. apply row_shift_sound; vm_compute; reflexivity. Qed.\n")
+
+
+def rank_upper(data: dict, statement: str) -> str:
+    """The file of a ``rank-upper`` certificate: ``A = F G`` checked in Q gives ``rank A <= |G|``."""
+    statement = terms.proposition(statement)
+    A, F, G = _matrix(data["matrix"], "matrix"), _matrix(data["left"], "left"), _matrix(data["right"], "right")
+    return (_header() +
+            f"Definition A : list (list Q) := ({_qtable(A)})%Q.\n"
+            f"Definition F : list (list Q) := ({_qtable(F)})%Q.\n"
+            f"Definition G : list (list Q) := ({_qtable(G)})%Q.\n\n"
+            f"Theorem judgment : {statement}.\n"
+            f"Proof. exact (rank_upper_sound A F G {len(A[0])} (ltac:(vm_compute; reflexivity))). Qed.\n")
+
+
+def _inverse(C: list[list[Fraction]]) -> list[list[Fraction]]:
+    """The exact inverse of a square rational matrix (Gauss-Jordan), or ValueError when singular."""
+    k = len(C)
+    M = [list(r) + [Fraction(int(i == j)) for j in range(k)] for i, r in enumerate(C)]
+    for c in range(k):
+        p = next((r for r in range(c, k) if M[r][c] != 0), None)
+        if p is None:
+            raise ValueError("the minor is singular")
+        M[c], M[p] = M[p], M[c]
+        M[c] = [v / M[c][c] for v in M[c]]
+        for r in range(k):
+            if r != c and M[r][c] != 0:
+                M[r] = [a - M[r][c] * b for a, b in zip(M[r], M[c])]
+    return [r[k:] for r in M]
+
+
+def rank_lower(data: dict, statement: str) -> str:
+    """The file of a ``rank-lower`` certificate: Coq checks that the minor on ``rows`` x ``cols`` has the
+    right inverse Y written here (computed exactly; a hint Coq checks, ``C Y = I`` in Q), and
+    ``rank_lower_sound`` gives ``rank A >= k`` (the certificate's prime is not needed)."""
+    statement = terms.proposition(statement)
+    A = _matrix(data["matrix"], "matrix")
+    rows = [terms.nat(r, "row") for r in terms.listof(data["rows"], "rows", nonempty=True)]
+    cols = [terms.nat(c, "column") for c in terms.listof(data["cols"], "cols", nonempty=True)]
+    if len(rows) != len(cols) or max(rows) >= len(A) or max(cols) >= len(A[0]):
+        raise ValueError("rows and cols do not name a square minor of the matrix")
+    Y = _inverse([[A[i][j] for j in cols] for i in rows])
+    return (_header() +
+            f"Definition A : list (list Q) := ({_qtable(A)})%Q.\n"
+            f"Definition Y : list (list Q) := ({_qtable(Y)})%Q.\n\n"
+            f"Theorem judgment : {statement}.\n"
+            f"Proof. exact (rank_lower_sound A Y {terms.nats(rows)} {terms.nats(cols)} (ltac:(vm_compute; reflexivity))). Qed.\n")
+
+
+def residual_bound(data: dict, statement: str) -> str:
+    """The file of a ``residual-bound`` certificate: every row within ``2 tanh(osc_i/4)``, by S6
+    (``residual_within_sound``) for any two logit matrices of one shape; no number is evaluated."""
+    statement = terms.proposition(statement)
+    L, Lk = _matrix(data["logits"], "logits"), _matrix(data["approximation"], "approximation")
+    return (_header() +
+            f"Definition L : list (list Q) := ({_qtable(L)})%Q.\n"
+            f"Definition Lk : list (list Q) := ({_qtable(Lk)})%Q.\n\n"
+            f"Theorem judgment : {statement}.\n"
+            "Proof. apply residual_within_sound; vm_compute; reflexivity. Qed.\n")
+
+
+def two_point(data: dict, statement: str) -> str:
+    """The file of a ``residual-two-point`` certificate: the checker of ``formal/SResidual.v`` over Q
+    (``check_two_point``) and its soundness theorem for the certificate's bound and relation."""
+    statement = terms.proposition(statement)
+    key = (data.get("bound"), data.get("relation"))
+    if key not in TWO_POINT:
+        raise ValueError(f"no Coq theorem for bound {key[0]!r} with relation {key[1]!r}")
+    t = terms.number(data["t"], "t")
+    p = [terms.number(v, "row") for v in terms.listof(data["row"], "row", nonempty=True)]
+    w = [terms.number(v, "weight") for v in terms.listof(data["weights"], "weights", nonempty=True)]
+    return (_header() +
+            f"Theorem judgment : {statement}.\n"
+            f"Proof. apply ({TWO_POINT[key][2]} {_q(t)}%Q ({_qrow(p)})%Q ({_qrow(w)})%Q); vm_compute; reflexivity. Qed.\n")
+
+
+def attention_differs(data: dict, statement: str) -> str:
+    """The file of an ``attention-differs`` certificate: at the named entry, the cross-multiplied
+    difference of the two softmax entries is certainly nonzero (its sign found in floating point and
+    proved by ``interval``), and ``differs_sound`` concludes."""
+    statement = terms.proposition(statement)
+    L, S = _matrix(data["logits"], "logits"), _matrix(data["other"], "other")
+    i, j = terms.nat(data["row"], "row"), terms.nat(data["column"], "column")
+    if i >= len(L) or i >= len(S) or j >= len(L[i]) or len(L[i]) != len(S[i]):
+        raise ValueError("the entry is outside the matrices")
+    a, b = (lambda r: [math.exp(float(v - max(r))) for v in r])(L[i]), (lambda r: [math.exp(float(v - max(r))) for v in r])(S[i])
+    sign = a[j] / math.fsum(a) - b[j] / math.fsum(b)
+    side = "left" if sign > 0 else "right"
+    expr = f"differ_expr (map Q2R {_qrow(L[i])}%Q) (map Q2R {_qrow(S[i])}%Q) {j}"
+    fact = f"0 < {expr}" if sign > 0 else f"{expr} < 0"
+    return (_header() + NUMERIC +
+            f"Definition L : list (list Q) := ({_qtable(L)})%Q.\n"
+            f"Definition Sh : list (list Q) := ({_qtable(S)})%Q.\n\n"
+            f"Lemma entry : {fact}.\n"
+            f"Proof. unfold differ_expr, ones; lazy beta iota delta [repeat length]; sreduce; sinterval. Qed.\n\n"
+            f"Theorem judgment : {statement}.\n"
+            f"Proof. exact (differs_sound (QR L) (QR Sh) {i} {j} (or_intro{'l' if side == 'left' else 'r'} entry)). Qed.\n")
