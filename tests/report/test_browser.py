@@ -256,3 +256,128 @@ def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(monkeypatch):
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true"):
         here.require_browser()
+
+
+# ------------------------------------------------------------ the papers' report, as a researcher reads it
+
+# A Greek letter spelled as a word (rank_eps and sigma_i included), raw TeX, JSON's null or Python's None:
+# none may stand in what a reader sees (code and preformatted text apart, which are shown as written).
+SPELLED = re.compile(r"(?<![A-Za-z])(alpha|beta|gamma|delta|eps|epsilon|varepsilon|theta|kappa|lambda|sigma|tau|phi"
+                     r"|psi|rho|omega|Omega|Theta|Lambda|Sigma|Phi|Psi|Delta|Gamma)(?![a-z])")
+RAW = re.compile(r"\\[A-Za-z]+|\^\{|_\{|\$")
+JSON = re.compile(r"(?<![\w-])(null|None)(?![\w-])")
+SEEN_TEXT = """
+const skip = new Set(['CODE', 'PRE', 'SCRIPT', 'STYLE', 'TITLE']);
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {acceptNode: n => {
+  for (let p = n.parentElement; p; p = p.parentElement) if (skip.has(p.tagName)) return NodeFilter.FILTER_REJECT;
+  return NodeFilter.FILTER_ACCEPT; }});
+const parts = []; while (walker.nextNode()) parts.push(walker.currentNode.data);
+return parts.join(' ');
+"""
+
+
+@pytest.fixture(scope="module")
+def papers_site(tmp_path_factory):
+    """The default check of every installed claim (the papers' and the conjectures'), verified, as a report."""
+    require_browser()
+    from theorems.cli import main
+
+    out = tmp_path_factory.mktemp("papers") / "latest"
+    assert main(["check", "--out", str(out)]) == 0
+    site = tmp_path_factory.mktemp("papers-report") / "site"
+    assert main(["report", "--outcomes", str(out), "--out", str(site)]) == 0
+    return site
+
+
+def assert_reads_right(driver, name: str):
+    text = driver.execute_script(SEEN_TEXT)
+    for pattern, what in ((SPELLED, "a Greek letter spelled out"), (RAW, "raw TeX"), (JSON, "null/None")):
+        found = [text[max(0, m.start() - 30):m.end() + 30] for m in pattern.finditer(text)]
+        assert found == [], f"{what} on {name}: {found[:5]}"
+    seen = driver.execute_script(READER)
+    assert seen["greekWords"] == [], f"Greek letters spelled as words in the mathematics of {name}: {seen['greekWords']}"
+    assert seen["scrollWidth"] <= seen["width"] and seen["wide"] == [], f"wider than the window on {name}: {seen}"
+    assert errors(driver) == [], f"console errors on {name}"
+    return seen
+
+
+FIRST_SCREEN = """
+const papers = document.getElementById('papers');
+return {
+  papersTop: papers.getBoundingClientRect().top + window.scrollY, height: window.innerHeight,
+  before: Array.from(document.body.children).filter(el => el.compareDocumentPosition(papers) & Node.DOCUMENT_POSITION_FOLLOWING)
+      .map(el => el.tagName + (el.id ? '#' + el.id : '') + (el.className ? '.' + el.className : '')),
+  headlines: Array.from(papers.querySelectorAll('li.headline')).map(li => ({
+      text: li.querySelector('.sentence-text').textContent.replace(/\\s+/g, ''),
+      badges: Array.from(li.querySelectorAll(':scope > .badge')).map(b => b.textContent)})),
+  toc: Array.from(document.querySelectorAll('nav.toc a')).map(a => a.getAttribute('href')),
+  countLinks: Array.from(document.querySelectorAll('#summary a.count')).map(a => a.getAttribute('href')),
+  legendOpen: document.getElementById('legend').open,
+  edges: Array.from(document.querySelectorAll('svg.graph path.edge')).map(p => [p.dataset.from, p.dataset.to]),
+};
+"""
+
+
+def test_the_papers_report_reads_right_at_1280_and_760_px(browser, papers_site, tmp_path):
+    """Every page at 1280 and 760 px: no Greek letter spelled out, no raw TeX, no null/None, nothing wider than the
+    window; the first screen names both papers' headline sentences, each with one badge; a search box finds
+    rank_two; the graph has no cycle. Screenshots of the dashboard at 760 px go to the test's temporary folder."""
+    from selenium.webdriver.common.by import By
+
+    from theorems.report import model
+
+    sentences = {k: v for k, v in model._abstract_order().items()}
+    pages = sorted(papers_site.glob("*.html")) + sorted((papers_site / "claims").glob("*.html")) \
+        + sorted((papers_site / "formal").glob("*.html"))
+    assert len(pages) > 25
+    for width in (1280, 760):
+        browser.set_window_size(width, 1000)
+        for path in pages:
+            browser.get(path.as_uri())
+            assert_reads_right(browser, f"{path.name} at {width} px")
+        browser.get((papers_site / "index.html").as_uri())
+        board = browser.execute_script(FIRST_SCREEN)
+        # the papers come first: only the title, its one-line lede, the contents and the search stand before them
+        assert board["papersTop"] < board["height"], board
+        assert [b.split("#")[0].split(".")[0] for b in board["before"]] == ["H1", "P", "NAV", "DIV"], board["before"]
+        shown = [h["text"] for h in board["headlines"]]
+        assert len(shown) == len(sentences) == 13
+        for h in board["headlines"]:
+            assert len(h["badges"]) == 1, h  # one badge each, summarising the claims that read it
+        assert "#papers" in board["toc"] and "#graph" in board["toc"] and "#summary" in board["toc"]
+        assert board["countLinks"] and all(link.startswith("#group-") for link in board["countLinks"])
+        for link in board["countLinks"]:
+            assert browser.find_elements(By.ID, link[1:]), link
+        assert board["legendOpen"] is False
+        # no refuted badge in full colour beside a paper's sentence unless a claim reading it is refuted
+        assert not any(b.startswith("refuted") for h in board["headlines"] for b in h["badges"])
+        # the graph: no cycle among its edges
+        uses: dict = {}
+        for used, node in board["edges"]:
+            uses.setdefault(node, set()).add(used)
+        state: dict = {}
+
+        def visit(n):
+            state[n] = 1
+            for u in sorted(uses.get(n, ())):
+                assert state.get(u) != 1, f"a cycle in the graph through {u} and {n}"
+                if u not in state:
+                    visit(u)
+            state[n] = 2
+
+        for n in sorted(uses):
+            if n not in state:
+                visit(n)
+        # the search box finds rank_two (offline: the index ships with the report)
+        box = browser.find_element(By.ID, "search")
+        box.clear()
+        box.send_keys("rank_two")
+        found = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#search-results a")]
+        assert any(href.endswith("/claims/kernel_rank.rank_two.html") for href in found), found
+        assert errors(browser) == []
+    # each sentence of both abstracts is on the first screen's list, in the abstracts' order
+    for text, sentence in zip(shown, sentences):
+        words = re.findall(r"[A-Za-z]{4,}", re.sub(r"\$[^$]*\$", " ", sentence))
+        assert words and all(word in text for word in words), (text, sentence)
+    shot = screenshot(browser, tmp_path, "papers-index-1280.png")
+    assert shot.stat().st_size > 10_000

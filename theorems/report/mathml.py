@@ -30,7 +30,7 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.mathml import MathMLPresentationPrinter
 
 from theorems.report.tex import (  # noqa: F401  (re-exported: the TeX helpers live in tex)
-    DOUBLE_STRUCK, FUNCTIONS, GREEK, MATH_NS, OPERATORS, SPACES, TEXT_COMMANDS, _TexParser, _character, ascii_tex, prose,
+    DOUBLE_STRUCK, FUNCTIONS, GREEK, MATH_NS, OPERATORS, SPACES, TEXT_COMMANDS, _GREEK, _TexParser, _character, ascii_tex, prose,
     tex_body, tex_to_mathml, wrap, words)
 
 _wrap = wrap
@@ -52,8 +52,10 @@ class _Printer(MathMLPresentationPrinter):
         if not re.fullmatch(r"[A-Za-z0-9_']+", sym.name):  # a name written as ASCII mathematics: <z,q>, |q|
             return self._markup(f"<mrow>{tex_body(ascii_tex(sym.name))}</mrow>")
         base, _, rest = sym.name.partition("_")
-        if base in GREEK:  # sympy knows "epsilon" but not "varepsilon", "ell", ...: a letter, never a word
-            return super()._print_Symbol(sympy.Symbol(GREEK[base] + ("_" + rest if rest else "")), style)
+        if rest in _GREEK:  # r_eps, r_tau: the subscript is a letter too, never a word
+            rest = GREEK[_GREEK[rest]]
+        if base in GREEK or rest != sym.name.partition("_")[2]:  # sympy knows "epsilon" but not "varepsilon", "ell"
+            return super()._print_Symbol(sympy.Symbol(GREEK.get(base, base) + ("_" + rest if rest else "")), style)
         return super()._print_Symbol(sym, style)
 
     def _print_AppliedUndef(self, e):

@@ -84,6 +84,8 @@ h2.counts-title { margin-top: 0.2rem; border: 0; font-size: 1.15rem; }
 .badge.quiet { background: #fff; color: #424a53; border: 1px solid #8c959f; }
 span.quiet-chip { border: 1px solid #8c959f; border-radius: 1rem; padding: 0 0.4rem; font-size: 0.85em; color: #424a53; }
 div.graph-box { overflow-x: auto; max-width: 100%; border: 1px solid #d0d7de; }
+span.exact, span.wide-math { display: inline-block; max-width: 100%; overflow-x: auto; overflow-y: hidden;
+  vertical-align: middle; }
 """
 
 

@@ -548,7 +548,12 @@ def _ascii_words(text: str) -> str:
     text = _NULL_BOUND.sub(r"[\1, infty)", text)
     parts = []
     for is_math, piece in _spans(text):
-        parts.append(wrap(tex_body(ascii_tex(piece)), False) if is_math else html.escape(piece, quote=False))
+        if not is_math:
+            parts.append(html.escape(piece, quote=False))
+        elif len(piece) > 40:  # a long formula scrolls in its own box on a narrow window, never past the page
+            parts.append(f'<span class="wide-math">{wrap(tex_body(ascii_tex(piece)), False)}</span>')
+        else:
+            parts.append(wrap(tex_body(ascii_tex(piece)), False))
     return "".join(parts)
 
 
