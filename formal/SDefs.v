@@ -147,3 +147,66 @@ Definition residual_within (L L' : list (list R)) : Prop :=
   forall i, (i < length L)%nat ->
     l1 (nth i (rowsoftmax L) []) (nth i (rowsoftmax L') [])
     <= 2 * tanh (osc (vsub (nth i L []) (nth i L' [])) / 4).
+
+(** * Singular values above τ *)
+
+(** "L P, P = I − 11^T/N": the row-centred logits, each row minus its mean
+    (N = the row's length).  Python: the trusted checker's [K = s L P] of the
+    kind [visible-dimension] ([solvers/trusted/ranks.py], [_visible_dimension]),
+    which is [L P] scaled by a positive integer s. *)
+Definition centered (L : list (list R)) : list (list R) :=
+  map (fun l => map (fun x => x - ssum l / INR (length l)) l) L.
+
+(** The number N of columns of a matrix (the length of its first row). *)
+Definition ncols (M : list (list R)) : nat := length (hd [] M).
+
+(** [M x], one entry per row ([(M x)_i = <M_i, x>]), and [||x||² = <x, x>]. *)
+Definition mat_apply (M : list (list R)) (x : list R) : list R := map (fun r => rdot r x) M.
+Definition sqnorm (x : list R) : R := rdot x x.
+
+(** [V c = Σ_{t<k} c_t v_t ∈ R^N]: the combination, with coefficients
+    [c_0, ..., c_{k−1}], of the k vectors [v_t = (V 0 t, ..., V (N−1) t)]
+    (V read as an N × k matrix, a function of its indices). *)
+Definition combo (N k : nat) (V : nat -> nat -> R) (c : nat -> R) : list R :=
+  map (fun j => sumn k (fun t => V j t * c t)) (seq 0 N).
+
+(** "at least k singular values of M are greater than τ": some k vectors of
+    R^N (N = ncols M) such that [||M x||² > τ² ||x||²] for every [x = V c]
+    with c ∈ R^k nonzero.  The k vectors may be any: the strict inequality at
+    every nonzero c already makes them independent ([V c = 0] would give
+    [0 > 0]), so they span a k-dimensional subspace on which
+    [x^T (M^T M) x > τ² ||x||²] for [x ≠ 0]. *)
+Definition sv_count_ge (M : list (list R)) (tau : R) (k : nat) : Prop :=
+  exists V : nat -> nat -> R,
+    forall c : nat -> R, (exists t, (t < k)%nat /\ c t <> 0) ->
+      sqnorm (mat_apply M (combo (ncols M) k V c)) > tau ^ 2 * sqnorm (combo (ncols M) k V c).
+
+(** "at most k singular values of M are greater than τ": k ≤ N, and some
+    N − k vectors [w_t = (W 0 t, ..., W (N−1) t)] of R^N, linearly independent
+    (they have a left inverse Z: [Σ_j Z_sj W_jt = 1] if s = t, 0 otherwise),
+    such that [||M x||² ≤ τ² ||x||²] for every [x = W c] in their span. *)
+Definition sv_count_le (M : list (list R)) (tau : R) (k : nat) : Prop :=
+  (k <= ncols M)%nat /\
+  exists W Z : nat -> nat -> R,
+    (forall s t, (s < ncols M - k)%nat -> (t < ncols M - k)%nat ->
+       sumn (ncols M) (fun j => Z s j * W j t) = if Nat.eqb s t then 1 else 0) /\
+    forall c : nat -> R,
+      sqnorm (mat_apply M (combo (ncols M) (ncols M - k) W c))
+      <= tau ^ 2 * sqnorm (combo (ncols M) (ncols M - k) W c).
+
+(** "#{i : σ_i(M) > τ} = k": M is a real matrix (every row of length N),
+    τ ≥ 0 (the trusted checker requires it), and exactly k of the singular
+    values [σ_1 ≥ ... ≥ σ_N ≥ 0] of M — the square roots of the eigenvalues
+    [λ_1 ≥ ... ≥ λ_N] of [M^T M] — exceed τ, i.e. exactly k eigenvalues of
+    [M^T M] exceed τ².  The two halves are the Courant–Fischer
+    characterisation (standard linear algebra, not proved here): [λ_k > τ²]
+    iff [x^T M^T M x > τ² ||x||²] on the nonzero vectors of some
+    k-dimensional subspace ([sv_count_ge]), and [λ_{k+1} ≤ τ²] iff
+    [||M x||² ≤ τ² ||x||²] on some (N − k)-dimensional subspace
+    ([sv_count_le]).  At τ = 0 the count is the rank of M.
+    Python: the judgment [singular-values-above {logits, tau, count}] of the
+    kind [visible-dimension] ([_visible_dimension]: "#{i : sigma_i(L P) > tau}
+    = count exactly, P = I − 11^T/N"), stated of [M = centered L]. *)
+Definition sv_count (M : list (list R)) (tau : R) (k : nat) : Prop :=
+  0 <= tau /\ Forall (fun r => length r = ncols M) M /\
+  sv_count_ge M tau k /\ sv_count_le M tau k.
