@@ -33,8 +33,8 @@ import math
 from fractions import Fraction
 
 from solvers.trusted.core import integer, kind, listof, require, token
-from solvers.trusted.core import entry as _entry, min_ip as _target, motzkin_refutes as _motzkin_refutes
-from solvers.trusted.core import multiplier as _multiplier, ratio_row as _ratio_row
+from solvers.trusted.motzkin import entry as _entry, min_ip as _target, motzkin_refutes as _motzkin_refutes
+from solvers.trusted.motzkin import multiplier as _multiplier, ratio_row as _ratio_row
 
 HALF = Fraction(1, 2)
 TARGET = "min-ip"

@@ -17,10 +17,11 @@ one; "every m >= 4" covers m = 5; a rank lower bound at a larger epsilon
 holds at a smaller one).  Nothing else discharges anything.
 
 Before a kind does any work it estimates the work the data asks for; above
-``max_work`` the certificate is refused with the estimate.  Numbers are
-read strictly: ints (never booleans) or strings ``"p/q"`` of bounded length.
+``max_work`` the certificate is refused with the estimate (:mod:`.limits`,
+which a reader may skip: a limit only refuses).  Numbers are read strictly:
+ints (never booleans) or strings ``"p/q"`` of bounded length.
 :func:`certificate` is the whole path of one file: bounded read, parse,
-envelope, dispatch, judgment.  Standard library and python-flint only.
+envelope, dispatch, judgment.  Standard library only.
 """
 
 from __future__ import annotations
@@ -28,38 +29,32 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import math
 import re
 from fractions import Fraction
 from typing import NamedTuple
 
-import flint
-
-from solvers.trusted.parse import MAX_DIGITS, Refused, loads, read
+from solvers.trusted import limits
+from solvers.trusted.limits import MAX_DIGITS, MAX_WORK, Refused  # noqa: F401  (MAX_WORK: the default, read here by callers)
+from solvers.trusted.parse import loads, read
 
 FORMAT = "attnproof-certificate"
 VERSION = 1
 ENVELOPE_KEYS = ("format", "version", "kind", "claim", "statement", "parameters", "data")
-MAX_WORK = 2 * 10**8  # elementary exact operations a certificate may ask for by default
-memory = 8 * 1024**3  # the address space a process of the checker may use, as the runner capped it (for messages)
 
 # The family module of each kind.  A family imports the core only (never another family), and is
 # imported the first time a certificate of one of its kinds is read: a run reads no family it does not use.
-FAMILIES = {
-    "cones": ("rank-two-betweenness",),
-    "counting": ("base-decoding", "behaviour-rank", "decoding-collision", "fooling-family", "prefix-behaviours", "surd-decoding"),
-    "evaluation": ("exhaustive", "multi-head-exhaustive", "polynomial-readout-table", "rank-one-positional-witness",
-                   "threshold-polynomial"),
-    "scores": ("score-counterexample", "score-statistic"),
-    "extrapolation": ("two-token-extrapolation",),
-    "geometry": ("circle-anchors", "visible-one-anchors", "visible-one-anchors-every"),
-    "intervals": ("approx-rank-lower", "approx-rank-lower-ball", "approx-rank-lower-points", "approx-rank-lower-scaled",
-                  "approx-rank-upper", "approx-rank-upper-ball", "approx-rank-upper-points", "approx-rank-upper-scaled",
-                  "attention-differs", "residual-bound", "residual-two-point"),
-    "linear": ("box-refutation", "kernel-row-infeasible", "rank-one-infeasible", "rank-one-reduced-infeasible",
-               "readout-infeasible"),
-    "ranks": ("duality", "rank-lower", "rank-upper", "row-shift", "visible-dimension"),
-}
+FAMILIES = {family: tuple(kinds.split()) for family, kinds in {
+    "cones": "rank-two-betweenness",
+    "counting": "base-decoding behaviour-rank decoding-collision fooling-family prefix-behaviours surd-decoding",
+    "evaluation": "exhaustive multi-head-exhaustive polynomial-readout-table rank-one-positional-witness threshold-polynomial",
+    "scores": "score-counterexample score-statistic",
+    "extrapolation": "two-token-extrapolation",
+    "geometry": "circle-anchors visible-one-anchors visible-one-anchors-every",
+    "intervals": "approx-rank-lower approx-rank-lower-ball approx-rank-lower-points approx-rank-lower-scaled approx-rank-upper "
+                 "approx-rank-upper-ball approx-rank-upper-points approx-rank-upper-scaled attention-differs residual-bound residual-two-point",
+    "linear": "box-refutation kernel-row-infeasible rank-one-infeasible rank-one-reduced-infeasible readout-infeasible",
+    "ranks": "duality rank-lower rank-upper row-shift visible-dimension",
+}.items()}
 FAMILY_OF = {name: family for family, names in FAMILIES.items() for name in names}
 
 
@@ -74,40 +69,21 @@ def require(condition: bool, message: str) -> None:
 
 # ------------------------------------------------------------------ readers
 
-def lcm_denominator(values) -> int:
-    """The least common denominator of exact fractions."""
-    return math.lcm(1, *(v.denominator for v in values))
-
-
-def fmpq_matrix(M: list[list[Fraction]]) -> "flint.fmpq_mat":
-    return flint.fmpq_mat(len(M), len(M[0]), [flint.fmpq(v.numerator, v.denominator) for r in M for v in r])
-
-
 _RATIONAL = re.compile(r"-?[0-9]{1,%d}(/[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS))
-_SMALL: dict[int, Fraction] = {}  # |i| <= 1024, filled as read: a Fraction is immutable, so one serves every equal entry
+_SMALL = {i: Fraction(i) for i in range(-1024, 1025)}  # a Fraction is immutable: one serves every equal entry
 
 
 def rational(value, name: str = "number") -> Fraction:
     """An int (not a boolean) or a string ``"p"`` / ``"p/q"`` with q > 0 — nothing else."""
     # the reader of every number in every table: messages are built only on failure
-    if type(value) is int:
-        small = _SMALL.get(value)
-        if small is None:
-            small = Fraction(value)
-            if -1024 <= value <= 1024:
-                _SMALL[value] = small
-        return small
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Fraction(value)
-    if not (isinstance(value, str) and _RATIONAL.fullmatch(value) is not None):
+    if type(value) is int or isinstance(value, int) and not isinstance(value, bool):
+        return _SMALL[value] if -1024 <= value <= 1024 else Fraction(value)
+    if not (isinstance(value, str) and _RATIONAL.fullmatch(value)):
         raise CertificateError(f"{name} must be an int or a string 'p/q', got {shown(value)!r}")
     p, _, q = value.partition("/")
-    if not q:
-        return Fraction(int(p))
-    denominator = int(q)
-    if denominator == 0:
+    if q and int(q) == 0:
         raise CertificateError(f"{name} has a zero denominator")
-    return Fraction(int(p), denominator)
+    return Fraction(int(p), int(q or 1))
 
 
 def shown(value) -> str:
@@ -134,108 +110,10 @@ def listof(value, name: str, low: int = 0, high: int | None = None) -> list:
     return value
 
 
-def matrix(rows, name: str, nrows: int | None = None, ncols: int | None = None) -> list[list[Fraction]]:
-    """A rectangular list of rows of exact numbers (``nrows`` / ``ncols`` when given)."""
-    listof(rows, name, 1)
-    require(all(isinstance(r, list) for r in rows), f"{name} must be a list of rows")
-    require(nrows is None or len(rows) == nrows, f"{name} has {len(rows)} rows, expected {nrows}")
-    width = len(rows[0]) if ncols is None else ncols
-    require(width >= 1 and all(len(r) == width for r in rows), f"{name} rows must all have {width} >= 1 entries")
-    known: dict[str, Fraction] = {}  # each distinct "p/q" parsed once: a matrix repeats its entries
-
-    def read(v) -> Fraction:
-        if type(v) is not str:
-            return rational(v, name)
-        value = known.get(v)
-        if value is None:
-            value = known[v] = rational(v, name)
-        return value
-
-    return [[read(v) for v in r] for r in rows]
-
-
 def token(text, m: int) -> int:
     """A token written as a bit string of length m, coordinate 1 first."""
     require(isinstance(text, str) and len(text) == m and set(text) <= {"0", "1"}, f"token {str(text)[:40]!r} is not a bit string of length {m}")
     return sum(1 << i for i, ch in enumerate(text) if ch == "1")
-
-
-# ------------------------------------------------ sizes, for work estimates
-
-def length_of(value) -> int:
-    """len of a list, 0 for anything else (work estimates read sizes only and survive hostile data)."""
-    return len(value) if isinstance(value, list) else 0
-
-
-def width_of(value) -> int:
-    """The length of a list's first row, 0 when malformed."""
-    return length_of(value[0]) if length_of(value) else 0
-
-
-def digits_of(rows) -> int:
-    """The longest number in a list of rows, in decimal digits, read off the text (no arithmetic)."""
-    longest = 1
-    for row in rows if isinstance(rows, list) else ():
-        for v in row if isinstance(row, list) else ():
-            longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
-    return longest
-
-
-# ------------------------------------------- Motzkin combinations (shared by the linear families)
-
-def multiplier(value) -> Fraction:
-    """A Motzkin multiplier: an exact number >= 0."""
-    y = rational(value, "multiplier")
-    require(y >= 0, f"multiplier {y} is negative")
-    return y
-
-
-def entry(value, size: int, what: str) -> list:
-    """A list of exactly ``size`` items (a row of a certificate), or a rejection saying what it should be."""
-    require(isinstance(value, list) and len(value) == size, f"each {what}")
-    return value
-
-
-def min_ip(seq: list[int], q: int) -> int:
-    """The Min-IP target ``T(X) = min_j <x_j, q>`` of a sequence of tokens (as integers), query q."""
-    return min((x & q).bit_count() for x in seq)
-
-
-def motzkin_refutes(rows, multipliers, what: str) -> None:
-    """Raise unless ``multipliers`` prove the rows ``sum_k coefs[k] x_k (> or >=) rhs`` have no
-    common real solution.  Motzkin: every ``y_i >= 0``, ``sum_i y_i coefs_i = 0`` and either
-    ``sum_i y_i rhs_i > 0``, or ``= 0`` with ``y_i > 0`` on a strict row (a solution would
-    give ``0 >= sum_i y_i rhs_i``, strictly when a strict row is used)."""
-    require(len(rows) == len(multipliers), f"{what}: {len(rows)} rows but {len(multipliers)} multipliers")
-    total: dict = {}
-    bound, strict = Fraction(0), False
-    for (coefs, sense, rhs), y in zip(rows, multipliers):
-        require(y >= 0, f"{what}: negative multiplier {y}")
-        if y == 0:
-            continue
-        strict |= sense == ">"
-        for key, c in coefs.items():
-            total[key] = total.get(key, 0) + y * c
-        bound += y * rhs
-    left = sorted((str(k) for k, v in total.items() if v), key=len)[:3]
-    require(not left, f"{what}: the combination leaves the unknowns {left} (it must vanish)")
-    require(bound > 0 or (bound == 0 and strict), f"{what}: the combination gives no contradiction (sum {bound}, strict row used: {strict})")
-
-
-def ratio_row(side, terms, target: int):
-    """The strict row of one side of one sequence; ``terms`` = per position ``(weight key, P key)``.
-
-    A head outputs ``y = sum_j k_j U_j / sum_j k_j`` (weights ``k_j >= 0``, positive sum); with
-    ``P_j = k_j U_j``, ``|y - T| < 1/2`` is the pair of strict homogeneous rows
-    ``lo: sum P - (T - 1/2) sum k > 0`` and ``hi: (T + 1/2) sum k - sum P > 0``, so every head
-    solving a sequence satisfies both rows of it, and a Motzkin combination of rows refutes every head."""
-    require(side in ("lo", "hi"), f"side must be 'lo' or 'hi', got {str(side)[:20]!r}")
-    sign, level = (1, target - Fraction(1, 2)) if side == "lo" else (-1, target + Fraction(1, 2))
-    coefs: dict = {}
-    for k_key, p_key in terms:
-        coefs[p_key] = coefs.get(p_key, 0) + sign
-        coefs[k_key] = coefs.get(k_key, 0) - sign * level
-    return coefs, ">", Fraction(0)
 
 
 # -------------------------------------------------------------- judgments
@@ -283,56 +161,43 @@ COVERS = ("the proved range contains the range needed", _covers)
 INSIDE = ("the proved value lies in the range needed", _inside)
 ANY_OR_SAME = ("equal, or the obligation accepts any", lambda j, o: o == "any" or j == o)
 
-# The implication rules: (judgment, field) -> rule.  Every other field must be equal.
+# The implication rules: judgment -> {field: rule}.  Every other field must be equal.
 RULES = {
     # a head solves the task: a smaller tolerance, more lengths, a wider m range, a smaller rank imply the needed one
-    ("solves", "head"): ANY_OR_SAME,
-    ("solves", "rank"): AT_MOST,
-    ("solves", "heads"): AT_MOST,
-    ("solves", "m"): COVERS,
-    ("solves", "lengths"): SUPERSET,
-    ("solves", "tolerance"): AT_MOST,
+    "solves": {"head": ANY_OR_SAME, "rank": AT_MOST, "heads": AT_MOST, "m": COVERS, "lengths": SUPERSET, "tolerance": AT_MOST},
     # no head of rank <= r solves exact length n: it then fails for smaller ranks and tolerances too
-    ("unsolvable", "rank"): AT_LEAST,
-    ("unsolvable", "heads"): AT_LEAST,
-    ("unsolvable", "m"): COVERS,
-    ("unsolvable", "tolerance"): AT_LEAST,
+    "unsolvable": {"rank": AT_LEAST, "heads": AT_LEAST, "m": COVERS, "tolerance": AT_LEAST},
     # one head errs by >= tolerance on one sequence at some m in the range
-    ("fails", "m"): INSIDE,
-    ("fails", "tolerance"): AT_LEAST,
-    ("no-readout", "tolerance"): AT_LEAST,
+    "fails": {"m": INSIDE, "tolerance": AT_LEAST},
+    "no-readout": {"tolerance": AT_LEAST},
     # exact and approximate ranks
-    ("rank-at-least", "bound"): AT_LEAST,
-    ("rank-at-most", "bound"): AT_MOST,
-    ("approx-rank-at-least", "bound"): AT_LEAST,
-    ("approx-rank-at-least", "epsilon"): AT_LEAST,
-    ("approx-rank-at-most", "bound"): AT_MOST,
-    ("approx-rank-at-most", "epsilon"): AT_MOST,
+    "rank-at-least": {"bound": AT_LEAST},
+    "rank-at-most": {"bound": AT_MOST},
+    "approx-rank-at-least": {"bound": AT_LEAST, "epsilon": AT_LEAST},
+    "approx-rank-at-most": {"bound": AT_MOST, "epsilon": AT_MOST},
     # for every instance of a geometry: proved up to a larger beta or spread, at a smaller epsilon, a smaller bound
-    ("approx-rank-at-most-every", "bound"): AT_MOST,
-    ("approx-rank-at-most-every", "epsilon"): AT_MOST,
-    ("approx-rank-at-most-every", "beta_up_to"): AT_LEAST,
-    ("approx-rank-at-most-every", "spread_up_to"): AT_LEAST,
+    "approx-rank-at-most-every": {"bound": AT_MOST, "epsilon": AT_MOST, "beta_up_to": AT_LEAST, "spread_up_to": AT_LEAST},
     # communication
-    ("bits-at-least", "bits"): AT_LEAST,
+    "bits-at-least": {"bits": AT_LEAST},
 }
+
+
+def _implies(name, field: str, proved, needed) -> bool:
+    """One field: equal, or implied by its rule (a value that is not a number where one is needed implies nothing)."""
+    try:
+        rule = RULES.get(name, {}).get(field)
+        return proved == needed or (rule is not None and rule[1](proved, needed))
+    except (CertificateError, TypeError, ValueError):
+        return False
 
 
 def discharges(judgment: dict, obligation: dict) -> bool:
     """True when the accepted ``judgment`` implies ``obligation`` field by field (see :data:`RULES`)."""
-    if not isinstance(judgment, dict) or not isinstance(obligation, dict):
+    if not (isinstance(judgment, dict) and isinstance(obligation, dict)):
         return False
     name = obligation.get("judgment")
-    if judgment.get("judgment") != name or set(judgment) != set(obligation):
-        return False
-    for field, wanted in obligation.items():
-        rule = RULES.get((name, field))
-        try:
-            if not (judgment[field] == wanted or (rule is not None and rule[1](judgment[field], wanted))):
-                return False
-        except (CertificateError, TypeError, ValueError):
-            return False
-    return True
+    return judgment.get("judgment") == name and set(judgment) == set(obligation) and all(
+        _implies(name, field, judgment[field], wanted) for field, wanted in obligation.items())
 
 
 # ------------------------------------------------------------------ dispatch
@@ -353,7 +218,7 @@ def kind(name: str, *fields: str, work, digits: bool = True):
     for, from sizes alone, before anything is computed; the checker returns
     ``(judgment, summary)``.  With ``digits`` (kinds whose estimate counts
     entries, not digits) the core scales the estimate by the size of the
-    numbers, see :func:`number_size`.  A kind of :data:`FAMILIES` is registered
+    numbers (:func:`.limits.scaled`).  A kind of :data:`FAMILIES` is registered
     by the family it names, once.
     """
 
@@ -361,40 +226,10 @@ def kind(name: str, *fields: str, work, digits: bool = True):
         family = function.__module__.rpartition(".")[2]
         if name in FAMILY_OF and (FAMILY_OF[name] != family or name in KINDS):  # the table and the module agree
             raise ValueError(f"kind {name!r} registered by {family}, but FAMILIES says {FAMILY_OF[name]}")
-        KINDS[name] = (fields, (lambda data: work(data) * _size_factor(data)) if digits else work, function)
+        KINDS[name] = (fields, limits.scaled(work) if digits else work, function)
         return function
 
     return register
-
-
-def number_size(data, cap: int = 10**5) -> int:
-    """Digits of the largest number exact arithmetic on ``data`` can build: the longest numerator,
-    or the least common denominator of every ``p/q`` (sums of fractions grow to it), at most ``cap``."""
-    longest, common, stack = 1, 1, [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            # a list's plain ints at once (most of a table): the largest in absolute value is the longest
-            ints = [v for v in item if type(v) is int]
-            if ints:
-                longest = max(longest, max(max(ints), -min(ints)).bit_length() // 3 + 1)
-            if len(ints) < len(item):
-                stack.extend(v for v in item if type(v) is not int)
-        elif isinstance(item, str) and _RATIONAL.fullmatch(item):
-            p, _, q = item.partition("/")
-            longest = max(longest, len(p))
-            if q and int(q) > 0 and common.bit_length() < 4 * cap:
-                common = math.lcm(common, int(q))
-        elif isinstance(item, int) and not isinstance(item, bool):
-            longest = max(longest, item.bit_length() // 3 + 1)
-    return min(cap, max(longest, common.bit_length() * 3 // 10 + 1))
-
-
-def _size_factor(data) -> int:
-    """1 for numbers of up to 100 digits; quadratic beyond (a product of two d-digit numbers)."""
-    return max(1, number_size(data) // 100) ** 2
 
 
 def envelope(cert) -> None:
@@ -429,9 +264,7 @@ def check(cert, max_work: int = MAX_WORK) -> Accepted:
     require(not extra, f"{name}: unused data field(s) {extra}; this kind reads exactly {sorted(fields)}")
     require(not missing, f"{name}: missing data field(s) {missing}")
     try:
-        estimate = work(data)
-        if estimate > max_work:
-            raise Refused(f"{name}: asks for about {estimate:.3g} operations, above the limit of {max_work:.3g} (raise --max-work)")
+        limits.work(name, work(data), max_work)  # refused above max_work, before anything is computed
         judgment, summary = function(data)
     except (CertificateError, Refused):
         raise
@@ -451,13 +284,11 @@ def certificate(path: str, max_work: int = MAX_WORK) -> tuple[dict, tuple]:
         line["sha256"] = hashlib.sha256(raw).hexdigest()  # the bytes judged: verify refuses them changed later
         cert = loads(raw)
         accepted = check(cert, max_work)
-    except Refused as exc:
-        return line | {"status": "REFUSED", "reason": str(exc)}, ("refused", None, None)
-    except CertificateError as exc:
-        return line | {"status": "REJECTED", "reason": str(exc)}, ("rejected", None, None)
-    except MemoryError:
-        return line | {"status": "REFUSED", "reason": f"needs more than {memory / 2**30:.1f} GiB"}, ("refused", None, None)
-    except Exception as exc:  # a kind that failed to validate its input: rejected, and the run goes on
-        return line | {"status": "REJECTED", "reason": f"the checker failed on this input ({type(exc).__name__})"}, ("rejected", None, None)
+    except (Refused, MemoryError) as exc:  # the checker will not look at it
+        reason = str(exc) if isinstance(exc, Refused) else f"needs more than {limits.memory / 2**30:.1f} GiB"
+        return line | {"status": "REFUSED", "reason": reason}, ("refused", None, None)
+    except Exception as exc:  # it does not prove what it says, or a kind failed to validate its input: the run goes on
+        reason = str(exc) if isinstance(exc, CertificateError) else f"the checker failed on this input ({type(exc).__name__})"
+        return line | {"status": "REJECTED", "reason": reason}, ("rejected", None, None)
     line |= {"status": "accepted", "summary": accepted.summary, "judgment": accepted.judgment, "kind": cert["kind"], "claim": cert["claim"]}
     return line, ("accepted", {key: cert[key] for key in ("claim", "statement", "parameters")}, accepted.judgment)

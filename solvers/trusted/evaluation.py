@@ -14,9 +14,8 @@ import math
 from fractions import Fraction
 from itertools import chain, combinations_with_replacement, product
 
-from solvers.trusted.core import (
-    CertificateError, digest, flag, integer, kind, lcm_denominator, listof, matrix, rational, require, token,
-)
+from solvers.trusted.core import CertificateError, digest, flag, integer, kind, listof, rational, require, token
+from solvers.trusted.matrices import lcm_denominator, matrix
 
 TARGET = "min-ip"
 HALF = Fraction(1, 2)

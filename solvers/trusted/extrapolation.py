@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import flint
 
-from solvers.trusted.core import integer, kind, listof, min_ip as _target, rational, require
+from solvers.trusted.core import integer, kind, listof, rational, require
 
 TARGET = "min-ip"
 
@@ -43,14 +43,12 @@ def _sign_on_positive_reals(p) -> int:
 
 
 def _extrapolation_constant(query: int, other: int, degree: int):
-    """``Lambda(rho) = sum_k |l_k(0)|`` (num, den, targets) for the sequences ``(other^k, query^(n-k))``:
+    """``Lambda(rho) = sum_k |l_k(0)|`` (num, den) for the sequences ``(other^k, query^(n-k))``:
     mass ``pi_k = k rho / (k rho + n - k)`` on other, ``l_k`` the Lagrange basis on ``pi_1..pi_{n-1}``."""
     n = degree + 2
     x = flint.fmpq_poly([0, 1])
     N = {k: k * x for k in range(1, n)}  # pi_k = N_k / E_k
     E = {k: k * x + (n - k) for k in range(1, n)}
-    targets = {k: _target([other] * k + [query] * (n - k), query) for k in range(n)}
-    require(all(targets[k] == targets[1] for k in range(1, n)), "the mixed sequences must share one target")
     num, den = flint.fmpq_poly([0]), flint.fmpq_poly([1])
     for k in range(1, n):
         # l_k(0) = prod_{j != k} (0 - pi_j) / (pi_k - pi_j) = prod_j (-N_j E_k) / (N_k E_j - N_j E_k)
@@ -61,7 +59,7 @@ def _extrapolation_constant(query: int, other: int, degree: int):
                 bottom *= N[k] * E[j] - N[j] * E[k]
         sign = _sign_on_positive_reals(top) * _sign_on_positive_reals(bottom)
         num, den = num * bottom + sign * top * den, den * bottom
-    return num, den, targets
+    return num, den
 
 
 def _work_extrapolation(data) -> int:
@@ -91,13 +89,14 @@ def _two_token_extrapolation(data: dict):
     given_num, given_den = _poly(given["numerator"], "lambda numerator"), _poly(given["denominator"], "lambda denominator")
     require(not given_den.is_zero(), "lambda's denominator is zero")
     for a, b in ((q, z), (z, q)):
-        num, den, targets = _extrapolation_constant(a, b, degree)
+        num, den = _extrapolation_constant(a, b, degree)
         if a == q:
             require(num * given_den == given_num * den, "the given Lambda differs from the one the nodes define")
         _sign_on_positive_reals(den)
         slope = num.derivative() * den - num * den.derivative()
         require(all(c >= 0 for c in slope.coeffs()), "Lambda is not evidently nondecreasing on rho > 0")
-        at_one, gap = num(1) / den(1), targets[0] - targets[1]
+        # T_0 = <a, a> (the query alone); every mixed sequence holds both tokens, so T_1 = min(<b, a>, <a, a>) = <b, a>
+        at_one, gap = num(1) / den(1), a.bit_count() - (a & b).bit_count()
         require(at_one <= 2 * gap - 1, f"Lambda(1) = {at_one} exceeds 2 (T_0 - T_1) - 1 = {2 * gap - 1}: no contradiction")
     judgment = _unsolvable(f"polynomial-readout-{degree}", m, degree + 2)
     return judgment, f"no rank-one head with a readout of degree {degree} solves length {degree + 2} at any m >= {m} (tokens {q}, {z})"

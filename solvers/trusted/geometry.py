@@ -62,7 +62,9 @@ from itertools import chain
 
 import flint
 
-from solvers.trusted.core import CertificateError, digest, integer, kind, lcm_denominator, length_of, listof, matrix, rational, require, width_of
+from solvers.trusted.core import CertificateError, digest, integer, kind, listof, rational, require
+from solvers.trusted.matrices import lcm_denominator, matrix
+from solvers.trusted.limits import length_of, width_of  # sizes for work estimates
 
 PRECISIONS = (64, 128, 256, 512)
 CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors")

@@ -52,7 +52,9 @@ from itertools import chain
 
 import flint
 
-from solvers.trusted.core import digits_of, length_of, width_of, CertificateError, digest, fmpq_matrix, integer, kind, listof, matrix, rational, require
+from solvers.trusted.core import CertificateError, digest, integer, kind, listof, rational, require
+from solvers.trusted.matrices import fmpq_matrix, matrix
+from solvers.trusted.limits import digits_of, length_of, width_of  # sizes for work estimates
 
 PRECISIONS = (64, 128, 256, 512, 1024)
 

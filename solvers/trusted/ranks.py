@@ -23,7 +23,9 @@ from itertools import product
 
 import flint
 
-from solvers.trusted.core import digits_of, length_of, width_of, digest, fmpq_matrix, integer, kind, lcm_denominator, listof, matrix, rational, require
+from solvers.trusted.core import digest, integer, kind, listof, rational, require
+from solvers.trusted.matrices import fmpq_matrix, lcm_denominator, matrix
+from solvers.trusted.limits import digits_of, length_of, width_of  # sizes for work estimates
 
 PRIME_BOUND = 2**62  # primality is decided (deterministically, BPSW below 2^64) only below this
 DUALITY_COLUMNS = 14  # the duality check enumerates all 2^N vertices

@@ -36,14 +36,14 @@ import sysconfig
 
 import flint
 
-from solvers.trusted import core
+from solvers.trusted import limits
 from solvers.trusted.core import MAX_WORK, certificate
 from solvers.trusted.verdicts import outcome
 
 CERT_SUFFIX = ".cert.json"
 OUTCOME = "outcome.json"
 MEMORY = 8 * 1024**3  # bytes of address space a process of the checker may use, at most
-memory = MEMORY  # what main() sets from the machine's RAM (a forked worker inherits the cap; the core's messages name it)
+memory = MEMORY  # what main() sets from the machine's RAM (a forked worker inherits the cap; limits.memory, for messages)
 
 
 def files(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -182,7 +182,7 @@ def main(argv: list[str]) -> int:
         else:
             jobs = int(argv[1])
         argv = argv[2:]
-    memory = core.memory = cap(jobs)
+    memory = limits.memory = cap(jobs)
     try:
         import resource
 

@@ -15,7 +15,8 @@ import math
 from fractions import Fraction
 from itertools import chain, combinations_with_replacement
 
-from solvers.trusted.core import CertificateError, digest, integer, kind, lcm_denominator, listof, rational, require
+from solvers.trusted.core import CertificateError, digest, integer, kind, listof, rational, require
+from solvers.trusted.matrices import lcm_denominator
 
 TARGET = "min-ip"
 HALF = Fraction(1, 2)

@@ -34,9 +34,9 @@ claim at the point) is checked afterwards, outside this process.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 
+from solvers.trusted import limits
 from solvers.trusted.core import MAX_WORK, Refused, discharges
 from solvers.trusted.parse import loads, read
 
@@ -44,18 +44,24 @@ STATUSES = ("verified", "refuted", "unknown")
 OUTCOME_KEYS = {"claim", "status", "parameters", "statement", "obligations", "certificates"}
 
 
+class _Fails(Exception):
+    """The reason an outcome does not stand."""
+
+
+def _need(condition, reason: str) -> None:
+    if not condition:
+        raise _Fails(reason)
+
+
 def _obligations(raw) -> dict:
     """The ``obligations`` field: ``{"verify": [...], "refute": [...], "reach": str}``, each ``{"judgment", "words"}``."""
-    if not (isinstance(raw, dict) and set(raw) == {"verify", "refute", "reach"} and isinstance(raw["reach"], str)):
-        raise ValueError("obligations must be {verify, refute, reach}")
+    _need(isinstance(raw, dict) and set(raw) == {"verify", "refute", "reach"} and isinstance(raw["reach"], str),
+          "obligations must be {verify, refute, reach}")
     for side in ("verify", "refute"):
-        items = raw[side]
-        if not isinstance(items, list) or not all(
+        _need(isinstance(raw[side], list) and all(
             isinstance(o, dict) and set(o) == {"judgment", "words"} and isinstance(o["judgment"], dict)
-            and isinstance(o["judgment"].get("judgment"), str) and isinstance(o["words"], str)
-            for o in items
-        ):
-            raise ValueError(f"obligations.{side} must be a list of {{judgment, words}}")
+            and isinstance(o["judgment"].get("judgment"), str) and isinstance(o["words"], str) for o in raw[side]
+        ), f"obligations.{side} must be a list of {{judgment, words}}")
     return raw
 
 
@@ -63,75 +69,45 @@ def verdict(path: str, record, results: dict, max_work: int = MAX_WORK) -> dict:
     """Check one outcome record read from ``path``; ``results`` maps certificate paths (the real folder,
     then the file's own name) to ``(status, envelope, judgment)`` as the certificate stage left them."""
     out = {"type": "outcome", "path": path, "ok": False, "reason": "", "obligations": []}
-    if not (isinstance(record, dict) and OUTCOME_KEYS <= set(record)):
-        out["reason"] = f"not an outcome record (needs {sorted(OUTCOME_KEYS)})"
-        return out
-    claim, status, point, statement = (record[k] for k in ("claim", "status", "parameters", "statement"))
-    out.update(claim=claim, status=status, parameters=point, statement=statement)
     try:
+        _need(isinstance(record, dict) and OUTCOME_KEYS <= set(record), f"not an outcome record (needs {sorted(OUTCOME_KEYS)})")
+        claim, status, point, statement = (record[k] for k in ("claim", "status", "parameters", "statement"))
+        out.update(claim=claim, status=status, parameters=point, statement=statement)
         obligations = _obligations(record["obligations"])
-    except ValueError as exc:
-        out["reason"] = str(exc)
-        return out
-    if status not in STATUSES or not isinstance(record["certificates"], list):
-        out["reason"] = f"status must be one of {STATUSES} and certificates a list"
-        return out
-    folder = os.path.realpath(os.path.dirname(path))
-    names = []
-    for name in record["certificates"]:
-        if not isinstance(name, str) or "\x00" in name or len(name) > 4096:
-            out["reason"] = "a certificate entry is not a file name"
-            return out
-        names.append(os.path.basename(name))
-    files = dict.fromkeys(names)  # each file once, however often it is listed
-    judgments, chars = {}, {}  # by judgment name: [(file, judgment)] in listed order, and their size in JSON
-    for name in files:
-        got = results.get(os.path.join(folder, name))
-        if got is None:
-            out["reason"] = f"certificate {name} is missing from {folder}"
-            return out
-        state, cert, judgment = got
-        if state != "accepted":
-            out["reason"] = f"certificate {name} was not accepted"
-            return out
-        if (cert["claim"], cert["statement"], cert["parameters"]) != (claim, statement, point):
-            out["reason"] = f"certificate {name} was made for another claim, statement or point"
-            return out
-        judgments.setdefault(judgment["judgment"], []).append((name, judgment))
-        chars[judgment["judgment"]] = chars.get(judgment["judgment"], 0) + len(json.dumps(judgment))
-    # comparing an obligation with a judgment costs up to about 0.1 us per character of the two (JSON)
-    wanted = [(side, o, o["judgment"]["judgment"]) for side in ("verify", "refute") for o in obligations[side]]
-    work = sum(len(judgments.get(n, ())) * len(json.dumps(o["judgment"])) + chars.get(n, 0) for _, o, n in wanted) // 10
-    if work > max_work:
-        raise Refused(f"discharging {len(wanted)} obligation(s) with {len(files)} certificate(s) asks for "
-                      f"about {work:.3g} operations, above the limit of {max_work:.3g} (raise --max-work)")
+        _need(status in STATUSES and isinstance(record["certificates"], list), f"status must be one of {STATUSES} and certificates a list")
+        folder = os.path.realpath(os.path.dirname(path))
+        for name in record["certificates"]:
+            _need(isinstance(name, str) and "\x00" not in name and len(name) <= 4096, "a certificate entry is not a file name")
+        files = dict.fromkeys(os.path.basename(name) for name in record["certificates"])  # each file once, however often listed
+        judgments = {}  # by judgment name: [(file, judgment)] in listed order
+        for name in files:
+            got = results.get(os.path.join(folder, name))
+            _need(got is not None, f"certificate {name} is missing from {folder}")
+            state, cert, judgment = got
+            _need(state == "accepted", f"certificate {name} was not accepted")
+            _need((cert["claim"], cert["statement"], cert["parameters"]) == (claim, statement, point),
+                  f"certificate {name} was made for another claim, statement or point")
+            judgments.setdefault(judgment["judgment"], []).append((name, judgment))
+        wanted = [(side, o, o["judgment"]["judgment"]) for side in ("verify", "refute") for o in obligations[side]]
+        limits.discharge(wanted, judgments, len(files), max_work)  # refused above max_work, before comparing
 
-    def by(obligation, name):
-        return next((file for file, j in judgments.get(name, ()) if discharges(j, obligation["judgment"])), None)
+        def by(obligation, name):
+            return next((file for file, j in judgments.get(name, ()) if discharges(j, obligation["judgment"])), None)
 
-    rows = [dict(side=side, **o, by=by(o, n)) for side, o, n in wanted]
-    out["obligations"], out["reach"] = rows, obligations["reach"]
-    verify = [r for r in rows if r["side"] == "verify"]
-    missing = [r["words"] for r in verify if r["by"] is None]
-    refuted_by = [r["by"] for r in rows if r["side"] == "refute" and r["by"]]
-    earned = "refuted" if refuted_by else "verified" if verify and not missing else "unknown"
-    out["earned"] = earned
-    if earned == "refuted" and status != "refuted":
-        out["reason"] = f"a refute obligation is discharged by {refuted_by[0]}: the outcome must say refuted, not {status}"
-    elif status == "verified":
-        if not verify:
-            out["reason"] = "a verified outcome with no obligations proves nothing"
-        elif missing:
-            out["reason"] = f"{len(missing)} obligation(s) not discharged, first: {missing[0][:200]}"
-        else:
-            out["ok"] = True
-    elif status == "refuted":
-        if refuted_by:
-            out["ok"] = True
-        else:
-            out["reason"] = "no refutation obligation is discharged by a certificate"
-    else:
+        rows = [dict(side=side, **o, by=by(o, n)) for side, o, n in wanted]
+        out["obligations"], out["reach"] = rows, obligations["reach"]
+        verify = [r for r in rows if r["side"] == "verify"]
+        missing = [r["words"] for r in verify if r["by"] is None]
+        refuted_by = [r["by"] for r in rows if r["side"] == "refute" and r["by"]]
+        out["earned"] = "refuted" if refuted_by else "verified" if verify and not missing else "unknown"
+        _need(status == "refuted" or not refuted_by,
+              f"a refute obligation is discharged by {(refuted_by or [''])[0]}: the outcome must say refuted, not {status}")
+        _need(status != "verified" or verify, "a verified outcome with no obligations proves nothing")
+        _need(status != "verified" or not missing, f"{len(missing)} obligation(s) not discharged, first: {(missing or [''])[0][:200]}")
+        _need(status != "refuted" or refuted_by, "no refutation obligation is discharged by a certificate")
         out["ok"] = True  # unknown claims nothing; where verified is earned, the binding asks whether the claim is open
+    except _Fails as exc:
+        out["reason"] = str(exc)
     return out
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import solvers.trusted.runner as entry
 from solvers import certificates as C
-from solvers.trusted import core, parse, verdicts
+from solvers.trusted import core, limits, parse, verdicts
 from theorems import verification
 from theorems.cli import main
 
@@ -147,7 +147,7 @@ def test_the_checker_passes_its_work_limit_to_the_discharge(tmp_path, monkeypatc
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(resource, "setrlimit", lambda *a: None)
     monkeypatch.setattr(entry, "memory", entry.memory)
-    monkeypatch.setattr(core, "memory", core.memory)
+    monkeypatch.setattr(limits, "memory", limits.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     write(tmp_path / "outcome.json", record([]))
     assert entry.main(["--max-work", "77", str(tmp_path)]) == 0
@@ -177,7 +177,7 @@ def test_200_MB_of_empty_lists_is_refused_at_once_by_its_size(tmp_path):
         lines, peak, cpu = checker([path])
     finally:
         path.unlink()  # pytest keeps the last runs' folders: not 200 MB each
-    assert lines[0]["status"] == "REFUSED" and lines[0]["reason"] == f"{size} bytes (at most {parse.MAX_BYTES})"
+    assert lines[0]["status"] == "REFUSED" and lines[0]["reason"] == f"{size} bytes (at most {limits.MAX_BYTES})"
     assert peak < 150 and cpu < 10  # the interpreter and flint: about 30 MB, 0.3 s here
 
 
@@ -186,11 +186,11 @@ def test_20_MB_of_empty_lists_is_refused_by_its_values_before_anything_is_built(
     626 MB to build them, then rejected; at 200 MB, 6.1 GB)."""
     path = tmp_path / "many.cert.json"
     _empty_lists(path, 20)
-    assert os.path.getsize(path) < parse.MAX_BYTES
+    assert os.path.getsize(path) < limits.MAX_BYTES
     marks = path.read_bytes().count(b",") + path.read_bytes().count(b"[")
     lines, peak, cpu = checker([path])
     assert lines[0]["status"] == "REFUSED"
-    assert lines[0]["reason"] == f"{marks} commas and opening brackets, so up to as many JSON values (at most {parse.MAX_VALUES})"
+    assert lines[0]["reason"] == f"{marks} commas and opening brackets, so up to as many JSON values (at most {limits.MAX_VALUES})"
     assert peak < 250 and cpu < 10  # about 70 MB and 0.2 s here
 
 
@@ -199,9 +199,9 @@ def test_20_MB_of_empty_lists_is_refused_by_its_values_before_anything_is_built(
     (b'[[[[]]]]', 4), (b'{"a":[{}],"b":1}', 4),
 ])
 def test_the_values_are_bounded_by_the_commas_and_opening_brackets(monkeypatch, raw, marks):
-    monkeypatch.setattr(parse, "MAX_VALUES", marks)
+    monkeypatch.setattr(limits, "MAX_VALUES", marks)
     assert parse.loads(raw) == json.loads(raw)  # at the limit: read
-    monkeypatch.setattr(parse, "MAX_VALUES", marks - 1)
+    monkeypatch.setattr(limits, "MAX_VALUES", marks - 1)
     with pytest.raises(parse.Refused, match=rf"^{marks} commas and opening brackets, so up to as many JSON values "
                                             rf"\(at most {marks - 1}\)$"):
         parse.loads(raw)
@@ -220,9 +220,9 @@ def test_the_default_checks_files_fit_the_limits_five_times_over(honest_run):
     raw = [open(f, "rb").read() for f in files]
     assert max(r.count(b",") + r.count(b"[") + r.count(b"{") for r in raw) > 80_000
     for r in raw:
-        assert 5 * (r.count(b",") + r.count(b"[") + r.count(b"{")) <= parse.MAX_VALUES
-        assert 5 * len(r) <= parse.MAX_BYTES
-    assert parse.MAX_BYTES == 64 * 2**20 and parse.MAX_VALUES == 4_000_000  # stated in docs/certificates.md
+        assert 5 * (r.count(b",") + r.count(b"[") + r.count(b"{")) <= limits.MAX_VALUES
+        assert 5 * len(r) <= limits.MAX_BYTES
+    assert limits.MAX_BYTES == 64 * 2**20 and limits.MAX_VALUES == 4_000_000  # stated in docs/certificates.md
 
 
 # ------------------------------------------------------------------ memory
@@ -255,7 +255,7 @@ def test_main_caps_itself_at_its_share(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(resource, "setrlimit", lambda which, value: calls.append((which, value)))
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(entry, "memory", entry.memory)
-    monkeypatch.setattr(core, "memory", core.memory)
+    monkeypatch.setattr(limits, "memory", limits.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     assert entry.main(["--jobs", "2"]) == 0
     assert calls == [(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))] and entry.memory == 2 * 2**30

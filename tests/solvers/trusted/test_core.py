@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from solvers.trusted import core, parse
+from solvers.trusted import core, limits, parse
 from solvers.trusted.core import CertificateError, Refused, discharges, rational
 
 
@@ -49,7 +49,7 @@ def test_load_refuses_what_is_not_a_regular_file(tmp_path):
 
 
 def test_load_refuses_a_file_over_the_size_cap(tmp_path, monkeypatch):
-    monkeypatch.setattr(parse, "MAX_BYTES", 100)
+    monkeypatch.setattr(limits, "MAX_BYTES", 100)
     big = tmp_path / "big.json"
     big.write_text("[" + "1," * 100 + "1]")
     with pytest.raises(parse.Refused, match="bytes"):

@@ -16,7 +16,7 @@ import pytest
 
 import solvers
 import solvers.trusted.runner as entry
-from solvers.trusted import core
+from solvers.trusted import core, limits
 from solvers import certificates as C
 from theorems import verification
 
@@ -186,7 +186,7 @@ def test_a_foreign_module_by_name_or_by_file_fails_the_run(tmp_path, monkeypatch
     monkeypatch.setattr(entry, "foreign", lambda: found)
     monkeypatch.setattr(resource, "setrlimit", lambda *a: None)
     monkeypatch.setattr(entry, "memory", entry.memory)
-    monkeypatch.setattr(core, "memory", core.memory)
+    monkeypatch.setattr(limits, "memory", limits.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     (tmp_path / "a.cert.json").write_text(json.dumps(C.make("rank-lower", "test.claim", "s" * 64, {}, RANK_LOWER)))
     assert entry.main([str(tmp_path)]) == 1

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from solvers.trusted import parse
+from solvers.trusted import limits, parse
 from solvers.trusted.parse import Refused
 
 # ------------------------------------------------------------------ loads
@@ -38,19 +38,19 @@ def test_a_duplicate_key_is_refused_even_when_nested_and_distinct_keys_are_kept(
 
 @pytest.mark.parametrize("sign", ["", "-"])
 def test_integers_of_exactly_max_digits_are_read_one_more_is_refused(sign):
-    at = sign + "9" * parse.MAX_DIGITS
+    at = sign + "9" * limits.MAX_DIGITS
     assert parse.loads(f"[{at}]".encode()) == [int(at)]
-    over = sign + "9" * (parse.MAX_DIGITS + 1)
+    over = sign + "9" * (limits.MAX_DIGITS + 1)
     with pytest.raises(Refused) as caught:
         parse.loads(f"[{over}]".encode())
-    assert str(caught.value) == f"an integer of {len(over)} digits (at most {parse.MAX_DIGITS})"
+    assert str(caught.value) == f"an integer of {len(over)} digits (at most {limits.MAX_DIGITS})"
 
 
 def test_deep_nesting_before_a_long_integer_is_refused_never_a_recursion_error():
     """A long integer makes the text be read again, an integer at a time through a Python hook (one
     frame deeper than the decoder's own reading): nesting the first reading just survived must be
     refused by the second too, at every depth up to the interpreter's recursion limit."""
-    long = "9" * (parse.MAX_DIGITS + 1)
+    long = "9" * (limits.MAX_DIGITS + 1)
     for depth in range(100, sys.getrecursionlimit() + 10):
         with pytest.raises(Refused):
             parse.loads(("[" * depth + "0" + "]" * depth + "," + long).join("[]").encode())
@@ -59,7 +59,7 @@ def test_deep_nesting_before_a_long_integer_is_refused_never_a_recursion_error()
 def test_integers_up_to_max_digits_are_read_whatever_the_interpreters_own_digit_limit(monkeypatch):
     """Under a lower limit (PYTHONINTMAXSTRDIGITS=640) a long integer's refusal still names it, and the
     limit is as it was afterwards."""
-    at = "9" * parse.MAX_DIGITS
+    at = "9" * limits.MAX_DIGITS
     expected = [int(at)]
     before = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(640)
@@ -67,7 +67,7 @@ def test_integers_up_to_max_digits_are_read_whatever_the_interpreters_own_digit_
         assert parse.loads(f"[{at}]".encode()) == expected
         with pytest.raises(Refused) as caught:
             parse.loads(f"[{at}, 9{at}]".encode())
-        assert str(caught.value) == f"an integer of {parse.MAX_DIGITS + 1} digits (at most {parse.MAX_DIGITS})"
+        assert str(caught.value) == f"an integer of {limits.MAX_DIGITS + 1} digits (at most {limits.MAX_DIGITS})"
         assert sys.get_int_max_str_digits() == 640
     finally:
         sys.set_int_max_str_digits(before)
@@ -79,10 +79,10 @@ DEFAULT_LIMIT = getattr(sys, "get_int_max_str_digits", lambda: None)()  # None: 
 def test_a_long_integer_after_others_is_named_by_its_own_length():
     """The decoder reads integers itself; a file past the digit limit is read again through the hook, which
     passes every shorter integer (one of exactly MAX_DIGITS too) and names the first one over."""
-    at, over = "9" * parse.MAX_DIGITS, "-" + "9" * (parse.MAX_DIGITS + 1)
+    at, over = "9" * limits.MAX_DIGITS, "-" + "9" * (limits.MAX_DIGITS + 1)
     with pytest.raises(Refused) as caught:
         parse.loads(f'[1, {at}, {{"k": {over}}}]'.encode())
-    assert str(caught.value) == f"an integer of {len(over)} digits (at most {parse.MAX_DIGITS})"
+    assert str(caught.value) == f"an integer of {len(over)} digits (at most {limits.MAX_DIGITS})"
     assert getattr(sys, "get_int_max_str_digits", lambda: None)() == DEFAULT_LIMIT  # the interpreter's limit is restored
 
 
@@ -116,18 +116,18 @@ def nested(depth: int, container: str) -> object:
 
 @pytest.mark.parametrize("container", ["list", "dict"])
 def test_nesting_of_exactly_max_depth_is_read_one_more_is_refused(container):
-    at = nested(parse.MAX_DEPTH, container)
+    at = nested(limits.MAX_DEPTH, container)
     assert parse.loads(json.dumps(at).encode()) == at
     with pytest.raises(Refused) as caught:
-        parse.loads(json.dumps(nested(parse.MAX_DEPTH + 1, container)).encode())
-    assert str(caught.value) == f"nesting deeper than {parse.MAX_DEPTH}"
+        parse.loads(json.dumps(nested(limits.MAX_DEPTH + 1, container)).encode())
+    assert str(caught.value) == f"nesting deeper than {limits.MAX_DEPTH}"
 
 
 @pytest.mark.parametrize("outer", ["list", "dict"])
 @pytest.mark.parametrize("inner", ["list", "dict"])
 def test_a_deep_branch_is_found_beside_shallow_siblings(outer, inner):
     """Depth is the deepest branch, whichever container holds it and whatever comes after it."""
-    deep = nested(parse.MAX_DEPTH, inner)  # one level more once inside ``outer``
+    deep = nested(limits.MAX_DEPTH, inner)  # one level more once inside ``outer``
     sibling = [] if inner == "list" else {}
     for shallow in (sibling, [sibling], {"s": sibling}, 5):
         value = [deep, shallow] if outer == "list" else {"a": deep, "b": shallow}
@@ -135,16 +135,24 @@ def test_a_deep_branch_is_found_beside_shallow_siblings(outer, inner):
             parse.loads(json.dumps(value).encode())
 
 
-def test_depth_counts_a_scalar_as_one_and_each_container_as_one_more():
-    assert parse._depth(0) == 1
-    assert parse._depth([]) == 1 and parse._depth({}) == 1
-    assert parse._depth([0]) == 2 and parse._depth({"a": 0}) == 2
-    assert parse._depth([0, [0, {"a": [0]}], {"b": 0}]) == 5
-    assert parse._depth({"a": {"b": 0}, "c": [[[0]]]}) == 5
+def test_depth_counts_a_scalar_as_one_and_each_container_as_one_more(monkeypatch):
+    def depth(value):  # the least MAX_DEPTH that admits the value
+        for limit in range(1, 10):
+            monkeypatch.setattr(limits, "MAX_DEPTH", limit)
+            try:
+                return limits.depth(value) or limit
+            except Refused:
+                continue
+
+    assert depth(0) == 1
+    assert depth([]) == 1 and depth({}) == 1
+    assert depth([0]) == 2 and depth({"a": 0}) == 2
+    assert depth([0, [0, {"a": [0]}], {"b": 0}]) == 5
+    assert depth({"a": {"b": 0}, "c": [[[0]]]}) == 5
 
 
 def test_the_byte_cap_admits_exactly_max_bytes(monkeypatch):
-    monkeypatch.setattr(parse, "MAX_BYTES", 10)
+    monkeypatch.setattr(limits, "MAX_BYTES", 10)
     assert parse.loads(b"[1,2,3,45]") == [1, 2, 3, 45]  # 10 bytes
     with pytest.raises(Refused) as caught:
         parse.loads(b"[1,2,3,456]")
@@ -205,7 +213,7 @@ def test_load_says_why_it_cannot_open(tmp_path):
 
 
 def test_the_file_size_cap_admits_exactly_max_bytes(tmp_path, monkeypatch):
-    monkeypatch.setattr(parse, "MAX_BYTES", 10)
+    monkeypatch.setattr(limits, "MAX_BYTES", 10)
     assert parse.load(write(tmp_path, "[1,2,3,45]")) == [1, 2, 3, 45]
     with pytest.raises(Refused) as caught:
         parse.load(write(tmp_path, "[1,2,3,456]", "y.json"))
@@ -225,7 +233,7 @@ def lying_size(monkeypatch):
 
 
 def test_the_read_loop_caps_a_file_whose_size_was_misreported(tmp_path, monkeypatch):
-    monkeypatch.setattr(parse, "MAX_BYTES", 10)
+    monkeypatch.setattr(limits, "MAX_BYTES", 10)
     lying_size(monkeypatch)
     assert parse.load(write(tmp_path, "[1,2,3,45]")) == [1, 2, 3, 45]  # exactly the cap: read
     with pytest.raises(Refused) as caught:
@@ -234,7 +242,7 @@ def test_the_read_loop_caps_a_file_whose_size_was_misreported(tmp_path, monkeypa
 
 
 def test_a_proc_file_that_reports_size_zero_is_still_capped(monkeypatch):
-    monkeypatch.setattr(parse, "MAX_BYTES", 16)
+    monkeypatch.setattr(limits, "MAX_BYTES", 16)
     if not os.path.exists("/proc/self/status"):
         pytest.skip("no /proc")
     with pytest.raises(Refused) as caught:
@@ -244,7 +252,7 @@ def test_a_proc_file_that_reports_size_zero_is_still_capped(monkeypatch):
 
 def test_the_read_loop_counts_every_chunk_not_only_the_last(tmp_path, monkeypatch):
     """Reads of at most 1 MiB each stay under a 1.5 MiB cap one at a time, not together."""
-    monkeypatch.setattr(parse, "MAX_BYTES", 3 << 19)
+    monkeypatch.setattr(limits, "MAX_BYTES", 3 << 19)
     lying_size(monkeypatch)
     path = write(tmp_path, json.dumps(["x" * (7 << 18)]))
     with pytest.raises(Refused) as caught:

@@ -16,6 +16,7 @@ import pytest
 
 import solvers.trusted.runner as entry
 from solvers.trusted import core, verdicts
+from solvers.trusted import limits as caps
 
 # ------------------------------------------------------------------ verdicts
 
@@ -302,7 +303,7 @@ def test_certificate_accepted_line_and_result(tmp_path, toy):
     (toy_cert(fail="runtime"), 100, "REJECTED", "the checker failed on this input (RuntimeError)"),
 ])
 def test_certificate_never_raises_and_says_why(tmp_path, toy, content, max_work, status, why, monkeypatch):
-    monkeypatch.setattr(core, "memory", 3 * 2**30)
+    monkeypatch.setattr(caps, "memory", 3 * 2**30)
     path = put(tmp_path / "a.cert.json", content)
     line, result = entry.certificate(path, max_work)
     # the sha256 of the bytes judged: verify binds them (a file changed later is not what was checked)
@@ -338,7 +339,7 @@ def limits(monkeypatch):
     monkeypatch.setattr(resource, "setrlimit", lambda which, value: calls.append((which, value)))
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(entry, "memory", entry.memory)
-    monkeypatch.setattr(core, "memory", core.memory)  # main() sets it: restored after the test
+    monkeypatch.setattr(caps, "memory", caps.memory)  # main() sets it: restored after the test
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     return calls
 
@@ -491,7 +492,7 @@ def test_main_goes_on_when_the_memory_cap_cannot_be_set(tmp_path, toy, monkeypat
     monkeypatch.setattr(resource, "setrlimit", refuse)
     monkeypatch.setattr(entry, "foreign", lambda: (set(), set()))
     monkeypatch.setattr(entry, "memory", entry.memory)
-    monkeypatch.setattr(core, "memory", core.memory)
+    monkeypatch.setattr(caps, "memory", caps.memory)
     monkeypatch.setattr(entry.gc, "freeze", lambda: None)  # main() freezes its process's collector: not this one's
     assert entry.main([put(tmp_path / "a.cert.json", toy_cert(3))]) == 0
     assert lines(capsys)[-1]["ok"] is True
