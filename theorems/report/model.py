@@ -61,7 +61,9 @@ RUNGS = {
                  "established), or one not as the claim expects"),
     "unknown": ("not established", "no verdict: a solver gave up, or a step failed without a certified refutation"),
     "stale": ("STALE: made for an older statement", "the outcome was made for a statement (or obligations) other "
-              "than the installed claim's: it establishes nothing about the claim as it now reads; check it again"),
+              "than the installed claim's: it establishes nothing about the claim as it now reads; check it again. "
+              "Also said of a sentence written for another head than the one the claim now checks (a conjecture "
+              "from the template whose kappa or value was edited): rewrite the sentence"),
     "not-run": ("not checked in this run", "the claim is registered but this report has no outcome for it"),
     "stated": ("stated, not checked", "the paper states it; no check is attached"),
 }
@@ -387,6 +389,26 @@ def attach_certificates(point: Point, folder: str, lines: dict[str, dict]) -> No
         point.certificates.append(Certificate(kind, source, f"data/{point.folder}/{name}", size, line))
 
 
+def sentence_written_for_another(claim: Claim) -> str:
+    """Why the claim's sentence no longer describes its witness ('' when it does, or when the claim does not say).
+
+    A conjecture made from the template records beside its sentence the digest of the head the sentence was
+    written for (``sentence_head``) and computes the digest of the head it now has (``head_digest()``): a head
+    edited without the sentence leaves a sentence about another head, which the report says loudly."""
+    recorded = getattr(claim, "sentence_head", None)
+    compute = getattr(claim, "head_digest", None)
+    if not isinstance(recorded, str) or not recorded or not callable(compute):
+        return ""
+    try:
+        now = compute()
+    except Exception as exc:  # a head that cannot be digested cannot be said to match its sentence
+        return f"the head's digest cannot be computed ({type(exc).__name__}: {exc}); the sentence is unchecked"
+    if now == recorded:
+        return ""
+    return (f"the sentence was written for the head {recorded[:19]}…, but the head is now {now}: rewrite the sentence "
+            f"(and the title) for the new head, then set SENTENCE_HEAD = \"{now}\" in the claim's module")
+
+
 def standing(claim: Claim, points: list[Point]) -> Standing:
     """The claim's rung from its points: what the checker accepted, never the class attribute.
 
@@ -397,6 +419,9 @@ def standing(claim: Claim, points: list[Point]) -> Standing:
     discharged obligations reach every parameter, else "verified up to" the
     reach of each point.
     """
+    written_for = sentence_written_for_another(claim)
+    if written_for:
+        return Standing("stale", "STALE SENTENCE: written for another head", written_for, loud=True)
     if not points:
         if claim.established == "stated":
             return Standing("stated", RUNGS["stated"][0], "the paper states it; no check is attached")

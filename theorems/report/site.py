@@ -309,6 +309,11 @@ RELATIONS = {
 }
 
 
+def _relation_text(relation: str) -> str:
+    """What a relation means, in words (an analogue names its data in the relation itself)."""
+    return RELATIONS.get(relation) or (RELATIONS["an analogue"] if relation.startswith("an analogue") else "")
+
+
 def summary_html(report) -> str:
     """The counts, each a link: claims per group (the papers' claims, lemmas, variants, conjectures) and badge,
     outcomes by status, stale outcomes."""
@@ -641,7 +646,7 @@ def claim_page(report, entry) -> bytes:
              f"<h1>{tex.words(claim.title)}</h1>",
              f"<p><code>{html.escape(entry.id)}</code> · {_attribution_html(claim)}</p>",
              f'<p id="relation">How it serves the paper\'s sentence: <span class="relation">'
-             f"{html.escape(model.relation_of(claim))}</span> — {html.escape(RELATIONS.get(model.relation_of(claim), ''))}. "
+             f"{html.escape(model.relation_of(claim))}</span> — {html.escape(_relation_text(model.relation_of(claim)))}. "
              f'<a href="{root}index.html#row-{model.safe(entry.id)}">The sentence and every claim serving it</a>.</p>',
              f'<div class="{"loud" if standing.loud else "standing"}" id="standing">'
              f"Established here: {badge(standing.key, standing.label)} {tex.words(standing.detail)}"

@@ -281,6 +281,7 @@ def ascii_tex(text: str) -> str:
     """ASCII mathematics as TeX (see the module docstring)."""
     text = _NULL_BOUND.sub(r"[\1, infty)", text)  # m [4, null]: an interval without an upper end
     text = re.sub(r"(?<![A-Za-z])l([12])(?![A-Za-z0-9])", r"ell_\1", text)  # the l1 norm
+    text = re.sub(r"\^-(\w+)", r"^{-\1}", text)  # 2^-10: the minus belongs to the exponent
     text = re.sub(r"\blog2\b", "log_2", text).replace("<=>", " \\iff ").replace("~", " \\sim ")
     text = text.replace("<=", " \\le ").replace(">=", " \\ge ").replace("!=", " \\ne ").replace("->", " \\to ")
     text = re.sub(r"<([^<>]*?,[^<>]*?)>", r" \\langle \1 \\rangle ", text)  # <x, q>: an inner product
@@ -390,7 +391,7 @@ def _word(word: str, script: bool, call: bool = False) -> str:
 # What may stand in a span of mathematics inside prose, and what ends one.
 _PIECE = re.compile(r"""
   (?P<code>sha256:[0-9a-f]+…?|[\w-]+(?:\.[\w-]+)*\.(?:json|py|md|v|html|txt|csv)\b|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+
-          |(?<![\w)])--[a-z][\w-]*|https?://\S+|</?[A-Za-z][\w-]*>)
+          |(?<![\w)])--[a-z][\w-]*|https?://\S+|</?[A-Za-z][\w-]*>|(?<=[a-z])\(s\))
  |(?P<angle><[^<>\s,][^<>]{0,40}?,[^<>]{0,40}?>)
  |(?P<poss>'s\b)
  |(?P<gword>(?:eps|epsilon|beta|delta|tau|sigma|kappa|lambda|rho|theta|gamma|alpha|mu)(?=-[a-z]))
@@ -544,7 +545,7 @@ def words(text: str) -> str:
 
 
 def _ascii_words(text: str) -> str:
-    text = re.sub(r"(?<=\d) x (?=\d)", " × ", text)  # 8 x 8 logits
+    text = re.sub(r"(?<=\w) x (?=\d)", " × ", text)  # 8 x 8 logits, 72 heads x 1 sentence
     text = _NULL_BOUND.sub(r"[\1, infty)", text)
     parts = []
     for is_math, piece in _spans(text):

@@ -106,3 +106,24 @@ def test_a_broken_witness_is_refused(template, monkeypatch):
     monkeypatch.setattr(template, "kappa", lambda w, s: Fraction(1, 4**s))
     other = judgments([refuted])
     assert not first_discharging(other, claim.obligations(point).refute[0])
+
+
+def test_the_statement_names_the_head_so_an_edited_head_without_its_sentence_is_stale(template, monkeypatch):
+    """The statement's hash covers the witness (the digest of kappa's and value's tables), and a head edited
+    without its sentence is marked STALE SENTENCE by the report, naming the digest to record."""
+    from theorems.report.model import sentence_written_for_another, standing
+
+    shipped = type(template.CLAIM)()
+    assert shipped.head_digest() == template.SENTENCE_HEAD == shipped.sentence_head
+    assert shipped.head_digest() in shipped.statement().render()
+    assert sentence_written_for_another(shipped) == ""
+    before, softmax = shipped.statement_hash(), shipped.head_digest()
+    monkeypatch.setattr(template, "kappa", lambda w, s: Fraction(1))  # uniform attention, the sentence unchanged
+    edited = type(template.CLAIM)()
+    assert edited.head_digest() != softmax
+    assert edited.statement_hash() != before  # outcomes made for the softmax head are stale for this one
+    said = standing(edited, [])
+    assert said.key == "stale" and said.loud and said.label == "STALE SENTENCE: written for another head"
+    assert edited.head_digest() in said.detail and "rewrite the sentence" in said.detail
+    monkeypatch.setattr(type(edited), "sentence_head", edited.head_digest())  # the sentence rewritten, recorded
+    assert standing(edited, []).key == "not-run"

@@ -108,6 +108,7 @@ def test_the_tutorial_runs_as_written(tmp_path):
     assert (project / ".attnproof" / "hypothesis" / "examples").is_dir()  # the per-project database
     page = (project / "reports" / "site" / "claims" / "conjectures.my_conjecture.html").read_text(encoding="utf-8")
     assert "user conjecture" in page and "refuted" in page
+    assert "STALE" not in page  # the sentence was rewritten for the uniform head and its digest recorded
     assert "arXiv 2608.11427" not in page  # the paper it asks about is named, but it is not said to state it
 
 
