@@ -442,10 +442,62 @@ def cmd_list(args) -> int:
     ]
     if args.json:
         print(json.dumps({"format": LIST_FORMAT, "claims": rows}, indent=1, sort_keys=True))
+    elif args.jsonl:  # one claim per line, each whole: `attnproof list --jsonl | head -1` is a claim
+        for r in rows:
+            print(json.dumps({"format": LIST_FORMAT, **r}, sort_keys=True))
     else:
         for r in rows:
             params = ", ".join(f"{k}={v['default']}" for k, v in r["parameters"].items())
             print(printable(f"{r['claim']:<44} {r['expected']:<9} {_stated_by(r)}  {r['title']}  [{params}]"))
+    return 0
+
+
+# -------------------------------------------------------------------- help
+
+CONCEPTS = """\
+The words of a verdict
+
+claim        a sentence of a paper (or a conjecture) read as a statement at small parameters, with a check
+             that tries to establish it at a parameter point (attnproof list names them).
+judgment     one exact fact in the trusted checker's own vocabulary, e.g. "no head of feature rank 1 solves
+             exact length 3 at any m >= 4". A certificate is the data from which the checker re-derives a
+             judgment (attnproof verify FILE re-checks one).
+obligation   a judgment a claim's verdict needs at a point, stated by the claim's own obligations function:
+             "verify" obligations must all be discharged for verified; one discharged "refute" obligation
+             makes refuted. An obligation is discharged when an accepted certificate's judgment implies it.
+stands       an outcome stands when the trusted checker (its own process: standard library and python-flint
+             only) accepted its certificates and discharged its obligations, and the binding found them to be
+             the installed claim's own (statement hash, point, obligations recomputed). Only then is its
+             verdict shown as established.
+rung         what a standing outcome establishes, from its status and the reach of its obligations:
+               proved for every parameter  the discharged obligations imply the statement at every parameter
+                                           (e.g. a checker rule over an unbounded range, m >= 4);
+               verified up to ...          they cover the sizes named (m <= 200, length 3) and nothing beyond;
+               refuted with a certified counterexample;
+               open conjecture / unknown   no verdict: a budget ran out or a step did not go through; what was
+                                           discharged on the way (partial) is listed and never called verified.
+             A claim's rung is its own: a claim proved for every parameter may rest on lemmas verified only
+             up to a size, because its own obligations, not theirs, carry every parameter.
+symbolic     steps sympy carried out (facts named symbolic_*) are shown beside what the checker accepted,
+             never as part of it.
+stale        an outcome made for another statement than the installed claim's (its statement hash differs:
+             the claim, its obligations or its witness changed since the check); it establishes nothing about
+             the claim as it now reads: attnproof check CLAIM again. A conjecture whose head was edited
+             without its sentence is marked STALE SENTENCE in the report until the sentence is rewritten.
+relation     how a claim serves its paper's sentence: reads it, a finite step of an asymptotic, a lemma toward
+             it, a tempting variant (refuting one says nothing against the paper), a conjecture; in the report
+             also an analogue on other data (not the paper's own).
+"""
+HELP_TOPICS = {"concepts": CONCEPTS}
+EPILOG = ("A verdict is established only by the trusted checker: obligation, judgment, rung, verified vs proved "
+          "for every parameter, stale -- attnproof help concepts explains each.")
+
+
+def cmd_help(args) -> int:
+    if args.topic is None:
+        build_parser().print_help()
+    else:
+        print(HELP_TOPICS[args.topic], end="")
     return 0
 
 
@@ -498,13 +550,21 @@ def cmd_new(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="attnproof", description="Check claims of two attention-rank papers exactly, with certificates.")
+    parser = argparse.ArgumentParser(prog="attnproof", description="Check claims of two attention-rank papers exactly, with certificates.",
+                                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"attnproof {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="the claims: id, expected status, who states it (source, paper), title, parameters")
-    p.add_argument("--json", action="store_true")
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help=f"one JSON document ({LIST_FORMAT})")
+    shape.add_argument("--jsonl", action="store_true", help="one JSON object per claim, one per line")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("help", help="explain the words of a verdict: attnproof help concepts")
+    p.add_argument("topic", nargs="?", choices=sorted(HELP_TOPICS), metavar="TOPIC",
+                   help=f"one of: {', '.join(sorted(HELP_TOPICS))} (none: the usage)")
+    p.set_defaults(func=cmd_help)
 
     p = sub.add_parser("check", help="check claims (all by default) at their default small parameters")
     p.add_argument("claims", nargs="*", metavar="CLAIM")

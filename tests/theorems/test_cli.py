@@ -113,6 +113,32 @@ def test_list_json_gives_each_parameters_type_and_bounds_as_data(capsys):
     assert rows["kernel_rank.feature_rank_table"]["parameters"]["search"]["size"] is False
 
 
+def test_list_jsonl_is_one_whole_claim_per_line_the_same_as_json(capsys):
+    assert main(["list", "--json"]) == 0
+    whole = json.loads(capsys.readouterr().out)["claims"]
+    assert main(["list", "--jsonl"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [json.loads(line) for line in lines]  # every line is a JSON object by itself (| head -1 gives a claim)
+    assert len(rows) == len(whole) and all(r.pop("format") == "attnproof-list/1" for r in rows)
+    assert rows == whole
+    with pytest.raises(SystemExit):
+        main(["list", "--json", "--jsonl"])  # one shape at a time
+
+
+def test_help_concepts_explains_the_words_of_a_verdict(capsys):
+    assert main(["help", "concepts"]) == 0
+    said = capsys.readouterr().out
+    for word in ("obligation", "judgment", "rung", "proved for every parameter", "verified up to", "stale", "stands"):
+        assert word in said, word
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "attnproof help concepts" in capsys.readouterr().out  # the top-level help points to it
+    assert main(["help"]) == 0 and "usage: attnproof" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["help", "nonsense"])
+    assert "concepts" in capsys.readouterr().err
+
+
 def test_list_says_who_states_each_claim(capsys):
     """A conjecture about a paper is listed with its own source; the paper only as what it is about."""
     assert main(["list", "--json"]) == 0
