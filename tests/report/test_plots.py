@@ -65,3 +65,66 @@ def test_the_communication_bound_is_drawn_only_where_it_applies():
         assert xs and all((n - 1) * m <= comb(m, m // 2) for n in xs)
     counted = {label: xs for label, xs, _ in plot.series if label.startswith("log2 N(n)")}
     assert counted["log2 N(n), m = 4"] == tuple(range(2, 9))  # the counts themselves: every n
+
+
+def _inside(inner, outer) -> bool:
+    return inner.x0 >= outer.x0 - 1 and inner.x1 <= outer.x1 + 1 and inner.y0 >= outer.y0 - 1 and inner.y1 <= outer.y1 + 1
+
+
+def test_a_slope_reference_is_dashed_without_markers_behind_the_data_and_the_legend_is_outside_the_axes():
+    # the ball law's own figure, from the numbers a default check records (16, 64, 256 as beta)
+    table = {b: {"disk": {"lower": lo}, "annulus": {"lower": an}, "unweighted": {"lower": un}, "dense": {"upper": up}}
+             for b, lo, an, un, up in (("16", 13, 6, 3, 31), ("64", 55, 24, 4, 129), ("256", 210, 72, 9, None))}
+    table["256"]["dense"] = {}
+    plot = get("ball_law").plots({"parameters": {"d": 2, "epsilon": "1/10"}, "facts": {"certified_bounds": table}})
+    assert len(plot) == 1
+    fig = figure(plot[0])
+    axes = fig.axes[0]
+    guide = next(line for line in axes.lines if "reference" in line.get_label())
+    assert guide.get_linestyle() == "--" and guide.get_marker() in ("None", None, "")
+    data = [line for line in axes.lines if "reference" not in line.get_label()]
+    assert data and all(line.get_marker() not in ("None", None, "") for line in data)  # data: points, joined
+    assert guide.get_zorder() < min(line.get_zorder() for line in data)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = axes.get_legend().get_window_extent(renderer)
+    box = axes.get_window_extent(renderer)
+    assert legend.y1 <= box.y0  # below the axes: it never covers the data
+    assert _inside(legend, fig.bbox) and _inside(axes.title.get_window_extent(renderer), fig.bbox)  # nothing clipped
+    labels = [t.get_text() for t in axes.get_xticklabels() if t.get_text()]
+    assert labels == sorted(set(labels), key=labels.index)  # ticks at the sizes, none repeated or overlapping
+    extents = [t.get_window_extent(renderer) for t in axes.get_xticklabels() if t.get_text()]
+    assert all(a.x1 <= b.x0 for a, b in zip(extents, extents[1:]))
+
+
+def test_a_two_point_series_has_markers_and_greek_names_are_letters():
+    plot = Plot(name="v", title="r = 1: certified rank_eps against 1 + S at beta = 4", xlabel="1 + S", ylabel="rank_eps",
+                series=(("lattice instance: certified lower", (2, 1025), (11.0, 24.0)),), logx=True, logy=True)
+    axes = figure(plot).axes[0]
+    (line,) = axes.lines
+    assert line.get_marker() not in ("None", None, "")  # two points are two points, not a line from nowhere
+    assert "ε" in axes.get_title() and "β" in axes.get_title() and "eps" not in axes.get_title()
+    assert axes.get_ylabel() == "rank_ε"
+
+
+def test_an_interval_plot_draws_one_interval_per_category():
+    plot = Plot(name="c", title="per head", xlabel="head", ylabel="dimension", kind="interval",
+                series=(("certified rank_eps: from its lower bound", ("L0H9", "L2H3"), (2.0, 3.0)),
+                        ("its upper bound", ("L0H9", "L2H3"), (6.0, 6.0)),
+                        ("visible dimension r", ("L0H9", "L2H3"), (12.0, 12.0))))
+    axes = figure(plot).axes[0]
+    assert [t.get_text() for t in axes.get_xticklabels()] == ["L0H9", "L2H3"]
+    bars = [c for c in axes.collections if c.__class__.__name__ == "LineCollection"]
+    (segments,) = [b.get_segments() for b in bars]
+    assert [[tuple(p) for p in s] for s in segments] == [[(0, 2), (0, 6)], [(1, 3), (1, 6)]]
+
+
+def test_a_table_of_errors_is_read_against_one_half_from_zero_with_a_human_label():
+    (plot,) = plots.tables({"facts": {"worst_error_by_length_unchecked": {"2": "2/5", "3": "2/5", "4": "3/7"}}},
+                           "m = 16")
+    assert plot.ylabel == "worst error by length unchecked" and plot.xlabel == "length"
+    axes = figure(plot).axes[0]
+    (half,) = axes.lines
+    assert list(half.get_ydata()) == [0.5, 0.5] and half.get_linestyle() == "--"
+    low, high = axes.get_ylim()
+    assert low == 0 and high > 0.5

@@ -5,8 +5,9 @@ check`` wrote into ``outcomes`` (:func:`theorems.verification.verify`, run
 once: every certificate re-checked, every outcome's obligations discharged
 and bound to the installed claim) and writes into ``out``:
 
-* ``index.html`` / ``index.md`` — the dashboard, organised by the papers'
-  sentences: the counts and the legend first, then each sentence once with
+* ``index.html`` / ``index.md`` — the dashboard: first the papers (each headline sentence with one badge
+  for the claims that read it, lemmas, variants, analogues and conjectures counted apart), a table of
+  contents and an offline search; then the counts (links) and the legend (collapsed), then each sentence once with
   every registered claim serving it beneath — its relation to the sentence,
   its own badge (the rung the checker's verdicts earn), what the trusted
   checker accepted, its outcomes (status, unknown by why, partial, stale,
@@ -27,7 +28,7 @@ and bound to the installed claim) and writes into ``out``:
   (:mod:`theorems.report.coq`): an outcome whose verify obligations Coq all
   accepted shows the rung "checked by Coq" beside its own.
 
-No script, no font, no network: the pages open from disk.  The output is a
+No font, no network: the pages open from disk (one small script runs the search and the graph's highlighting).  The output is a
 function of the outcomes and the installed claims only (no clock, sorted
 keys, reproducible plots), so two reports of the same outcomes are
 byte-identical and can be diffed between versions.
