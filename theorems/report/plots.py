@@ -159,8 +159,8 @@ def reference(series) -> tuple[str, float] | None:
     at the constant abscissa c (a critical value such as beta*); else None.  Only a two-point segment or a
     series whose label is its value counts: a constant run of data points stays data."""
     label, xs, ys = series
-    if len(xs) < 2 or len(ys) != len(xs):
-        return None
+    if len(xs) < 2 or len(ys) != len(xs) or any(isinstance(x, str) for x in xs):
+        return None  # categories (heads, tokens) carry data, never a threshold
     # a two-point segment, or a series named by its value ("1/2", "0.5 (the tolerance)"); a constant run of
     # data (the same worst error at every m) stays data
     if len(xs) != 2 and not re.match(r"\s*-?\d+(?:\.\d+)?(?:/\d+)?(?:\s|$)", str(label)):
