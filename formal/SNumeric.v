@@ -15,10 +15,14 @@ Open Scope R_scope.
     exponentials of rational literals (lists computed, multiplicities and
     rationals written as [IZR] quotients); [sinterval] closes it with Coq's
     Interval library, at 53 bits of precision and more if needed. *)
+Ltac zlits :=
+  repeat match goal with |- context [Z.of_nat ?n] =>
+    let z := eval vm_compute in (Z.of_nat n) in change (Z.of_nat n) with z end.
+
 Ltac sreduce :=
   unfold margin_expr, err_expr, gsum, weighted, ssum, QR;
   lazy beta iota delta [map combine fold_right fst snd nth];
-  rewrite ?INR_IZR_INZ; unfold Q2R; cbn [Qnum Qden Z.of_nat Pos.of_succ_nat Pos.succ].
+  rewrite ?INR_IZR_INZ; zlits; unfold Q2R; cbn [Qnum Qden].
 
 Ltac sinterval :=
   first [interval | interval with (i_prec 80) | interval with (i_prec 160) | interval with (i_prec 320)].

@@ -631,7 +631,7 @@ class Claim(registration.Registrable):
     parameters: tuple[Parameter, ...] = ()
     uses: tuple[str, ...] = ()
     relation: str = "reads it"  # how it serves its paper sentence: one of RELATIONS
-    # the theorems of formal/KTheorems.v that state this claim in Coq (shown verbatim by the report)
+    # the theorems of formal/KTheorems.v or STheorems.v that state this claim in Coq (shown verbatim by the report)
     formal: tuple[str, ...] = ()
 
     @property

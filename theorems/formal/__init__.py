@@ -419,7 +419,7 @@ def lines(done: Export, result, roots: list[str], details: bool = False) -> list
     from theorems.verification import _point
 
     out = ["stage 3: Coq (coqc), a second checker: each obligation stated in the words of formal/KDefs.v "
-           "and proved from its certificate's data by a soundness theorem of formal/"]
+           "(paper K) or formal/SDefs.v (paper S) and proved from its certificate's data by a soundness theorem of formal/"]
     for check in result.outcomes:
         mine = [o for o in done.obligations if o.outcome == check.path]
         if not mine:
@@ -446,18 +446,22 @@ def lines(done: Export, result, roots: list[str], details: bool = False) -> list
     return out
 
 
-HEADLINES = os.path.join(FORMAL, "KTheorems.v")
+HEADLINES = (os.path.join(FORMAL, "KTheorems.v"), os.path.join(FORMAL, "STheorems.v"))
 
 
-def statements(path: str = HEADLINES) -> dict[str, str]:
-    """``{name: statement}`` of every ``Theorem name : statement.`` in ``formal/KTheorems.v``, verbatim
-    (whitespace runs made one space): what the report shows for a claim's ``formal`` names."""
+def statements(paths=HEADLINES) -> dict[str, str]:
+    """``{name: statement}`` of every ``Theorem name : statement.`` in ``formal/KTheorems.v`` and
+    ``formal/STheorems.v`` (papers K and S), verbatim (whitespace runs made one space): what the report
+    shows for a claim's ``formal`` names."""
     import re
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = re.sub(r"\(\*.*?\*\)", " ", handle.read(), flags=re.S)
-    except OSError:
-        return {}
-    found = re.finditer(r"\bTheorem\s+([A-Za-z_][\w']*)\s*:\s*(.*?)\.\s*Proof\b", text, flags=re.S)
-    return {m.group(1): " ".join(m.group(2).split()) for m in found}
+    found: dict[str, str] = {}
+    for path in ([paths] if isinstance(paths, str) else paths):
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = re.sub(r"\(\*.*?\*\)", " ", handle.read(), flags=re.S)
+        except OSError:
+            continue
+        for m in re.finditer(r"\bTheorem\s+([A-Za-z_][\w']*)\s*:\s*(.*?)\.\s*Proof\b", text, flags=re.S):
+            found[m.group(1)] = " ".join(m.group(2).split())
+    return found

@@ -1,15 +1,16 @@
-"""Coq in the report: the statements of ``formal/KTheorems.v`` a claim names, and the third stage of verify.
+"""Coq in the report: the headline statements a claim names, and the third stage of verify.
 
 **Statements.** A claim's ``formal`` names theorems of ``formal/KTheorems.v``
-(:func:`theorems.formal.statements` reads them verbatim).  The report shows
-each verbatim, in monospace, linked to the line that states it; then the same
-statement made readable (:func:`readable`: ∀, ∃, →, ↔, ¬, ∧, ∨, ≤, ``%nat``
-dropped); then a gloss of each word of ``formal/KDefs.v`` it uses.  The
-glosses are read from ``KDefs.v`` itself (:func:`glossary`: the comment
+(paper K) or ``formal/STheorems.v`` (paper S) (:func:`theorems.formal.statements`
+reads them verbatim).  The report shows each verbatim, in monospace, linked to
+the line that states it; then the same statement made readable
+(:func:`readable`: ∀, ∃, →, ↔, ¬, ∧, ∨, ≤, ``%nat`` dropped); then a gloss of
+each word of the paper's definitions file (``KDefs.v``, ``SDefs.v``) it uses.
+The glosses are read from that file itself (:func:`glossary`: the comment
 written above each definition, and its body when short), so they live in one
-place, beside the definitions they explain.  ``KDefs.v`` and ``KTheorems.v``
-are copied into the report (``formal/``), raw and as pages whose lines and
-definitions can be linked to.
+place, beside the definitions they explain.  The four files are copied into
+the report (``formal/``), raw and as pages whose lines and definitions can be
+linked to.
 
 **The third stage.** :func:`run` does what ``attnproof verify --coq`` does
 after its two stages, over the verification the report already computed:
@@ -29,7 +30,8 @@ from dataclasses import dataclass, field
 
 from theorems import formal
 
-SOURCES = ("KDefs.v", "KTheorems.v")  # copied into the report, raw and as pages
+SOURCES = ("KDefs.v", "KTheorems.v", "SDefs.v", "STheorems.v")  # copied into the report, raw and as pages
+HEADLINE_FILES = {"KTheorems.v": "KDefs.v", "STheorems.v": "SDefs.v"}  # each paper's theorems, in its definitions' words
 _DECLARATION = re.compile(r"^(Definition|Fixpoint|Record|Inductive)\s+([A-Za-z_][\w']*)", re.M)
 
 
@@ -41,8 +43,14 @@ class Stated:
     """One theorem of KTheorems.v that a claim names."""
 
     name: str
-    statement: str  # verbatim (whitespace runs made one space), or "" when KTheorems.v does not state it
-    line: int = 0  # where KTheorems.v states it (1-based; 0: not found)
+    statement: str  # verbatim (whitespace runs made one space), or "" when no headline file states it
+    line: int = 0  # where its headline file states it (1-based; 0: not found)
+    source: str = "KTheorems.v"  # the headline file (KTheorems.v for paper K, STheorems.v for paper S)
+
+    @property
+    def defs(self) -> str:
+        """The definitions file whose words the statement uses."""
+        return HEADLINE_FILES.get(self.source, "KDefs.v")
 
     @property
     def verbatim(self) -> str:
@@ -63,16 +71,21 @@ def _read(name: str) -> str:
 
 
 def stated(claim) -> list[Stated]:
-    """The KTheorems.v theorems the claim names, each with its statement and line."""
+    """The headline theorems (KTheorems.v, STheorems.v) the claim names, each with its statement, file and line."""
     names = names_of(claim)
     if not names:
         return []
     statements = formal.statements()
-    text = _read("KTheorems.v")
+    texts = {source: _read(source) for source in HEADLINE_FILES}
     out = []
     for name in names:
-        at = re.search(rf"^\s*Theorem\s+{re.escape(name)}\b", text, flags=re.M)
-        out.append(Stated(name, statements.get(name, ""), text.count("\n", 0, at.start()) + 1 if at else 0))
+        for source, text in texts.items():
+            at = re.search(rf"^\s*Theorem\s+{re.escape(name)}\b", text, flags=re.M)
+            if at:
+                out.append(Stated(name, statements.get(name, ""), text.count("\n", 0, at.start()) + 1, source))
+                break
+        else:
+            out.append(Stated(name, statements.get(name, ""), 0))
     return out
 
 
@@ -128,9 +141,9 @@ def _parameters(header: str) -> list[str]:
     return names
 
 
-def glossary() -> dict[str, Gloss]:
-    """Every definition of KDefs.v with the comment written directly above it (None between)."""
-    text = _read("KDefs.v")
+def glossary(defs: str = "KDefs.v") -> dict[str, Gloss]:
+    """Every definition of ``defs`` (KDefs.v or SDefs.v) with the comment written directly above it (None between)."""
+    text = _read(defs)
     found: dict[str, Gloss] = {}
     kinds: dict[str, bool] = {}
     for match in _DECLARATION.finditer(text):
@@ -156,10 +169,10 @@ def glossary() -> dict[str, Gloss]:
     return found
 
 
-def glosses(statements: list[str]) -> list[Gloss]:
-    """The KDefs words the statements use, in order of first use; then, one level down, the words the short
+def glosses(statements: list[str], defs: str = "KDefs.v") -> list[Gloss]:
+    """The words of ``defs`` the statements use, in order of first use; then, one level down, the words the short
     bodies among them use (solvable: head, solves), so that every word shown is explained once."""
-    words = glossary()
+    words = glossary(defs)
     order: list[str] = []
     for statement in statements:
         for token in re.findall(r"[A-Za-z_][\w']*", statement):
@@ -182,7 +195,7 @@ def gloss_text(gloss: Gloss) -> str:
 
 
 def source_files() -> dict[str, bytes]:
-    """formal/KDefs.v and formal/KTheorems.v, raw, for the report's ``formal/`` folder."""
+    """formal/KDefs.v, KTheorems.v, SDefs.v and STheorems.v, raw, for the report's ``formal/`` folder."""
     return {f"formal/{name}": _read(name).encode("utf-8") for name in SOURCES if _read(name)}
 
 
@@ -200,8 +213,11 @@ def source_page(name: str, page) -> bytes:
         lines.append(f'{anchor}<span class="line" id="L{number}"><span class="number">{number:>4}</span> '
                      f"{html.escape(line)}</span>")
     title = f"formal/{name}"
-    what = ("The definitions of paper K's words (tokens, the Min-IP target, kernel heads, solving), in Coq"
-            if name == "KDefs.v" else "Paper K's results as theorems of Coq, stated in the words of KDefs.v")
+    what = {"KDefs.v": "The definitions of paper K's words (tokens, the Min-IP target, kernel heads, solving), in Coq",
+            "KTheorems.v": "Paper K's results as theorems of Coq, stated in the words of KDefs.v",
+            "SDefs.v": "The definitions of paper S's words (row softmax with multiplicities, max-row l1 distance, "
+                       "rank_eps, points on the sphere), in Coq",
+            "STheorems.v": "Paper S's results as theorems of Coq, stated in the words of SDefs.v"}.get(name, f"formal/{name}")
     body = (f'<nav><a href="../index.html">← all claims</a></nav><h1><code>{title}</code></h1>'
             f"<p>{html.escape(what)}; copied from the source tree this report was made with "
             f'(<a href="{html.escape(name)}">the file itself</a>).</p>'

@@ -67,6 +67,7 @@ class CertifiedRankBounds(Claim):
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.duality",)
+    formal = ("grouped_lower_bound", "multiplicity_lemma")
     parameters = (
         Parameter("n", 40, 2, 400, "distinct points on the unit circle"),
         Parameter("beta", Fraction(16), Fraction(1, 10), Fraction(10**4), "inverse temperature", kind=Fraction),

@@ -115,6 +115,7 @@ class Duality(Claim):
     relation = "reads it"
     expected = "verified"
     established = "verified"
+    formal = ("S1_duality",)
     parameters = (
         Parameter("n_vertices", 8, 1, 14, "largest N checked on every vertex of [-1,1]^N"),
         Parameter("samples", 6, 1, 200, "random rational matrices per size"),

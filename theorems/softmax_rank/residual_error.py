@@ -192,6 +192,7 @@ class ResidualError(Claim):
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.row_scalar_quotient",)  # rowsoftmax(L) = rowsoftmax(LP)
+    formal = ("S6_residual_bound", "S6_sharp", "residual_within_row")
     parameters = (
         Parameter("n", 10, 2, 60, "queries of the explicit instance"),
         Parameter("N", 10, 2, 60, "keys of the explicit instance"),
@@ -328,6 +329,7 @@ class ResidualErrorTanh(Claim):
     relation = "a tempting variant, refuted"
     expected = "refuted"
     established = "refuted"
+    formal = ("S6_tanh_refuted",)
     parameters = (
         Parameter("t", Fraction(3), Fraction(101, 100), Fraction(10**6), "e^delta of the counterexample", kind=Fraction),
         Parameter("budget_z3", 10, 1, 600, "seconds for z3", size=False),

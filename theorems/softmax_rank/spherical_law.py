@@ -335,6 +335,7 @@ class SphericalLaw(Claim):
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.certified_rank_bounds", "softmax_rank.duality")
+    formal = ("grouped_lower_bound",)
     parameters = (
         Parameter("d", 2, 2, 3, "dimension: the circle S^1 (2) or the sphere S^2 (3, Fibonacci points)"),
         Parameter("beta_min", 1, 1, 4**7, "smallest temperature; the betas are the powers of step in [beta_min, beta_max]"),
