@@ -156,7 +156,7 @@ def dashboard(report) -> bytes:
     parts.append(summary_html(report))
     parts.append('<details id="legend"><summary><strong>What the badges and relations mean</strong></summary>'
                  '<ul class="legend">'
-                 + "".join(f"<li>{badge(k, label)} {html.escape(text)}</li>" for k, (label, text) in model.RUNGS.items())
+                 + "".join(f"<li>{badge(k, label)} {tex.words(text)}</li>" for k, (label, text) in model.RUNGS.items())
                  + (f"<li>{badge('coqchecked', coq.RUNG)} {html.escape(coq.LEGEND)}</li>" if _coq_run(report) is not None else "")
                  + "".join(f'<li><span class="relation">{html.escape(r)}</span> {html.escape(text)}</li>'
                            for r, text in RELATIONS.items())
