@@ -161,17 +161,26 @@ Qed.
 
 (** ** Computed in Q *)
 
-Definition qsum (l : list Q) : Q := fold_right Qplus 0%Q l.
+(** Sums and dot products, reduced to lowest terms at every step (the
+    numbers stay short under [vm_compute]). *)
+Definition qsum (l : list Q) : Q := fold_right (fun x s => Qred (x + s)) 0%Q l.
+Definition qdotr (x y : list Q) : Q := qsum (map (fun p => fst p * snd p)%Q (combine x y)).
 
 (** The number of columns, and every row of that length. *)
 Definition qncols (M : list (list Q)) : nat := length (hd [] M).
 Definition rect_check (N : nat) (M : list (list Q)) : bool := forallb (fun r => Nat.eqb (length r) N) M.
 
-Definition qmatvec (M : list (list Q)) (x : list Q) : list Q := map (fun r => qdot r x) M.
+Definition qmatvec (M : list (list Q)) (x : list Q) : list Q := map (fun r => qdotr r x) M.
 
-(** The form [G_st = <M v_s, M v_t> − τ² <v_s, v_t>] on the vectors [Vq]. *)
+(** The form [G_st = <a_s, a_t> − τ² <v_s, v_t>] with [a_s = M v_s]
+    (computed once) on the vectors [Vq]. *)
+Definition qform_of (A Vq : list (list Q)) (tau : Q) : list (list Q) :=
+  map (fun s => map (fun t =>
+    Qred (qdotr (nth s A []) (nth t A []) - tau * tau * qdotr (nth s Vq []) (nth t Vq [])))
+    (seq 0 (length Vq))) (seq 0 (length Vq)).
+
 Definition qform (M : list (list Q)) (tau : Q) (Vq : list (list Q)) : list (list Q) :=
-  map (fun v => map (fun w => (qdot (qmatvec M v) (qmatvec M w) - tau * tau * qdot v w)%Q) Vq) Vq.
+  qform_of (map (qmatvec M) Vq) Vq tau.
 
 (** [Σ_i d_i ℓ_i ℓ_i^T], k × k ([ℓ_i] the rows of [ls], padded with zeros). *)
 Definition qsos (k : nat) (ls : list (list Q)) (d : list Q) : list (list Q) :=
@@ -188,6 +197,18 @@ Definition unit_lower (k : nat) (ls : list (list Q)) : bool :=
 (** Each row minus its mean, in Q. *)
 Definition qcentered (L : list (list Q)) : list (list Q) :=
   map (fun l => map (fun x => x - qsum l / inject_Z (Z.of_nat (length l)))%Q l) L.
+
+Lemma qsum_R l : Q2R (qsum l) = ssum (map Q2R l).
+Proof.
+  induction l as [|x l IH]; [unfold ssum, Q2R; simpl; lra|].
+  simpl map; rewrite ssum_cons, <- IH. change (qsum (x :: l)) with (Qred (x + qsum l)).
+  rewrite (Qeq_eqR _ _ (Qred_correct _)), Q2R_plus. reflexivity.
+Qed.
+
+Lemma rdot_Qr (x y : list Q) : rdot (map Q2R x) (map Q2R y) = Q2R (qdotr x y).
+Proof.
+  unfold qdotr. rewrite qsum_R, rdot_Q. unfold qdot. rewrite <- ssum_Q. reflexivity.
+Qed.
 
 Lemma ncols_QR M : ncols (QR M) = qncols M.
 Proof. destruct M; unfold ncols, qncols, QR; simpl; [reflexivity | apply map_length]. Qed.
@@ -206,12 +227,12 @@ Proof.
   unfold centered, qcentered, QR. rewrite !map_map. apply map_ext; intro l.
   rewrite !map_map, map_length. destruct l as [|a l]; [reflexivity|].
   apply map_ext; intro x. rewrite Q2R_minus, Q2R_div.
-  - rewrite Q2R_inject_nat, ssum_Q. reflexivity.
+  - rewrite Q2R_inject_nat, qsum_R. reflexivity.
   - intro E. unfold Qeq in E. simpl in E. lia.
 Qed.
 
 Lemma mat_apply_Q M x : mat_apply (QR M) (map Q2R x) = map Q2R (qmatvec M x).
-Proof. unfold mat_apply, qmatvec, QR. rewrite !map_map. apply map_ext; intro r. apply rdot_Q. Qed.
+Proof. unfold mat_apply, qmatvec, QR. rewrite !map_map. apply map_ext; intro r. apply rdot_Qr. Qed.
 
 Lemma qmat_eqb_entry A B s t : qmat_eqb A B = true -> Q2R (nth t (nth s A []) 0%Q) = Q2R (nth t (nth s B []) 0%Q).
 Proof. intro H. apply qmat_eqb_sound in H. rewrite <- !nth_Q2R, <- !nth_QR, H. reflexivity. Qed.
@@ -221,9 +242,13 @@ Lemma qform_entry M tau Vq s t : (s < length Vq)%nat -> (t < length Vq)%nat ->
   rdot (mat_apply (QR M) (nth s (QR Vq) [])) (mat_apply (QR M) (nth t (QR Vq) []))
   - Q2R tau ^ 2 * rdot (nth s (QR Vq) []) (nth t (QR Vq) []).
 Proof.
-  intros Hs Ht. unfold qform.
-  rewrite (nth_map_lt _ Vq [] [] s Hs), (nth_map_lt _ Vq [] 0%Q t Ht).
-  rewrite !nth_QR, !mat_apply_Q, !rdot_Q, Q2R_minus, !Q2R_mult. ring.
+  intros Hs Ht. unfold qform, qform_of.
+  rewrite (nth_map_lt _ (seq 0 (length Vq)) O [] s) by (rewrite seq_length; exact Hs).
+  rewrite (nth_map_lt _ (seq 0 (length Vq)) O 0%Q t) by (rewrite seq_length; exact Ht).
+  rewrite !seq_nth by assumption. simpl plus.
+  rewrite (nth_map_lt _ Vq [] [] s Hs), (nth_map_lt _ Vq [] [] t Ht).
+  rewrite (Qeq_eqR _ _ (Qred_correct _)).
+  rewrite Q2R_minus, !Q2R_mult, !nth_QR, !mat_apply_Q, !rdot_Qr. ring.
 Qed.
 
 Lemma qsos_entry k ls d s t : (s < k)%nat -> (t < k)%nat ->
@@ -233,7 +258,7 @@ Proof.
   intros Hs Ht. unfold qsos.
   rewrite (nth_map_lt _ (seq 0 k) O [] s) by (rewrite seq_length; exact Hs).
   rewrite (nth_map_lt _ (seq 0 k) O 0%Q t) by (rewrite seq_length; exact Ht).
-  rewrite !seq_nth by assumption. simpl plus. unfold qsum. rewrite <- ssum_Q, map_map, ssum_seq.
+  rewrite !seq_nth by assumption. simpl plus. rewrite qsum_R, map_map, ssum_seq.
   apply sumn_ext; intros i _. rewrite !Q2R_mult. ring.
 Qed.
 
@@ -304,7 +329,7 @@ Definition sv_le_check (M : list (list Q)) (tau : Q) (k : nat) (Wq Zq ls : list 
   rect_check (qncols M) M && Nat.leb k (qncols M)
   && Nat.eqb (length Wq) (qncols M - k) && Nat.eqb (length Zq) (qncols M - k)
   && rect_check (qncols M) Wq && rect_check (qncols M) Zq
-  && qmat_eqb (map (fun z => map (fun w => qdot z w) Wq) Zq) (identity (qncols M - k))
+  && qmat_eqb (map (fun z => map (fun w => qdotr z w) Wq) Zq) (identity (qncols M - k))
   && Nat.eqb (length d) (length ls) && forallb (fun x => Qle_bool 0 x) d
   && qmat_eqb (qform M tau Wq) (qsos (qncols M - k) ls (map Qopp d)).
 
@@ -320,7 +345,7 @@ Proof.
   exists (col (QR Wq)), (fun s j => nth j (nth s (QR Zq) []) 0). split.
   - intros s t Hs Ht. rewrite <- (identity_entry m s t Hs Ht), <- (qmat_eqb_entry _ _ s t HI).
     rewrite (nth_map_lt _ Zq [] [] s) by lia. rewrite (nth_map_lt _ Wq [] 0%Q t) by lia.
-    rewrite <- rdot_Q, <- !nth_QR. rewrite Forall_forall in HW', HZ'.
+    rewrite <- rdot_Qr, <- !nth_QR. rewrite Forall_forall in HW', HZ'.
     rewrite (rdot_sumn _ _ N); [| apply HZ', nth_In; rewrite length_QR; lia | apply HW', nth_In; rewrite length_QR; lia].
     apply sumn_ext; intros j _. unfold col. ring.
   - intro c.

@@ -54,6 +54,7 @@ EXPORTERS = {
     "residual-bound": softmax.residual_bound,
     "residual-two-point": softmax.two_point,
     "attention-differs": softmax.attention_differs,
+    "visible-dimension": softmax.visible_dimension,
 }
 COQ_SECONDS = 600  # one file's compilation at most (the largest exported certificate takes a few seconds)
 

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from theorems.formal import terms
 
-__all__ = ["proposition", "approx_rank", "duality", "row_shift", "SIZE_LIMIT"]
+__all__ = ["proposition", "approx_rank", "duality", "row_shift", "visible_dimension", "SIZE_LIMIT"]
 
 # Exponentials Coq's Interval library evaluates for one certificate at most (each one a few
 # milliseconds; an upper bound needs rows x columns x 2 of them).  Larger instances are not
@@ -98,7 +98,9 @@ def proposition(judgment: dict) -> str | None:
     * ``residual-within {logits, approximation}``: ``residual_within (QR L) (QR Lk)``;
     * ``residual-two-point {t, bound, relation}``: the perturbation the certificate exhibits, e.g.
       ``exists l e : list R, length e = length l /\\ Forall (fun x => Rabs x <= ln (Q2R t)) e /\\
-      l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) > tanh (ln (Q2R t))``.
+      l1 (softmax (ones (length l)) l) (softmax (ones (length l)) (vadd l e)) > tanh (ln (Q2R t))``;
+    * ``singular-values-above {logits, tau, count}``: ``sv_count (centered (QR L)) (Q2R tau) count``
+      (``#{i : sigma_i(L P) > tau} = count``, P = I - 11^T/N, by Courant-Fischer: formal/SDefs.v).
 
     Judgments name their matrices by digest: that the file's data is the matrix the digest names is
     the Python checker's word, as for paper K's heads."""
@@ -119,6 +121,8 @@ def proposition(judgment: dict) -> str | None:
         return "residual_within (QR L) (QR Lk)"
     if name == "residual-two-point":
         return _two_point_statement(judgment)
+    if name == "singular-values-above":
+        return _sv_statement(judgment)
     return None
 
 
@@ -381,3 +385,176 @@ def attention_differs(data: dict, statement: str) -> str:
             f"Proof. unfold differ_expr, ones; lazy beta iota delta [repeat length]; sreduce; sinterval. Qed.\n\n"
             f"Theorem judgment : {statement}.\n"
             f"Proof. exact (differs_sound (QR L) (QR Sh) {i} {j} (or_intro{'l' if side == 'left' else 'r'} entry)). Qed.\n")
+
+
+# --- singular values above tau (formal/SSpectral.v) -------------------------------------------------------------
+
+SPECTRAL_HEADER = ("From Coq Require Import Reals List QArith.\n"
+                   "From AttnProof Require Import SDefs SInstances SSpectral.\n"
+                   "Import ListNotations.\nOpen Scope R_scope.\n\n")
+
+_BITS = (8, 12, 16, 24, 32, 44, 52)  # the binary digits a rounded singular vector keeps, tried in turn (fewest first: short numbers for Coq)
+
+
+def _sv_statement(judgment: dict) -> str | None:
+    if set(judgment) != {"judgment", "logits", "tau", "count"}:
+        return None
+    count = judgment["count"]
+    if type(count) is not int or count < 0:
+        return None
+    try:
+        tau = judgment["tau"] if isinstance(judgment["tau"], Fraction) else terms.number(judgment["tau"], "tau")
+    except ValueError:
+        return None
+    return f"sv_count (centered (QR L)) (Q2R {_q(tau)}%Q) {count}"
+
+
+def _null_space(M: list[list[Fraction]], N: int) -> list[list[Fraction]]:
+    """An exact basis of ``{x in Q^N : M x = 0}`` (reduced row echelon form)."""
+    rows, pivots = [list(r) for r in M], []
+    for c in range(N):
+        r = next((i for i in range(len(pivots), len(rows)) if rows[i][c] != 0), None)
+        if r is None:
+            continue
+        p = len(pivots)
+        rows[p], rows[r] = rows[r], rows[p]
+        rows[p] = [v / rows[p][c] for v in rows[p]]
+        for i in range(len(rows)):
+            if i != p and rows[i][c] != 0:
+                rows[i] = [a - rows[i][c] * b for a, b in zip(rows[i], rows[p])]
+        pivots.append(c)
+    basis = []
+    for f in (c for c in range(N) if c not in pivots):
+        x = [Fraction(0)] * N
+        x[f] = Fraction(1)
+        for p, c in enumerate(pivots):
+            x[c] = -rows[p][f]
+        basis.append(x)
+    return basis
+
+
+def _form(M, vectors, tau2: Fraction) -> list[list[Fraction]]:
+    """``G_st = <M v_s, M v_t> - tau^2 <v_s, v_t>``, exactly (as ``qform`` of SSpectral.v)."""
+    images = [[sum((a * b for a, b in zip(r, v)), Fraction(0)) for r in M] for v in vectors]
+    dot = lambda x, y: sum((a * b for a, b in zip(x, y)), Fraction(0))  # noqa: E731
+    return [[dot(images[s], images[t]) - tau2 * dot(vectors[s], vectors[t]) for t in range(len(vectors))]
+            for s in range(len(vectors))]
+
+
+def _psd_squares(H: list[list[Fraction]]) -> tuple[list[list[Fraction]], list[Fraction]] | None:
+    """``H = sum_i d_i l_i l_i^T`` with every ``d_i > 0`` and ``l_i`` zero before its pivot, one at it (symmetric
+    elimination, zero pivots skipped), exactly; None when H is not positive semidefinite."""
+    k = len(H)
+    A = [list(r) for r in H]
+    ls, ds = [], []
+    for j in range(k):
+        p = A[j][j]
+        if p < 0:
+            return None
+        if p == 0:
+            if any(A[i][j] != 0 for i in range(j, k)):
+                return None
+            continue
+        col = [Fraction(0)] * j + [A[i][j] / p for i in range(j, k)]
+        for s in range(j, k):
+            for t in range(j, k):
+                A[s][t] -= p * col[s] * col[t]
+        ls.append(col)
+        ds.append(p)
+    return ls, ds
+
+
+def _rounded(vector, bits: int) -> list[Fraction]:
+    """A float vector rounded to ``bits`` binary digits and scaled to integers (a scale changes no sign)."""
+    return _integral([Fraction(round(float(x) * (1 << bits))) for x in vector])
+
+
+def _integral(vector: list[Fraction]) -> list[Fraction]:
+    """The vector scaled to coprime integers: the numbers Coq multiplies stay short."""
+    scale = math.lcm(*(v.denominator for v in vector))
+    ints = [int(v * scale) for v in vector]
+    g = math.gcd(*ints) or 1
+    return [Fraction(n // g) for n in ints]
+
+
+def _left_inverse(W: list[list[Fraction]], N: int) -> list[list[Fraction]]:
+    """Rows Z with ``sum_j Z_sj W_t[j] = [s = t]``: the inverse of a nonsingular minor of the vectors W, placed
+    at the minor's coordinates (ValueError when W is dependent)."""
+    m = len(W)
+    if m == 0:
+        return []
+    chosen, rows = [], [list(w) for w in W]  # eliminate on W (m x N) to find m independent coordinates
+    for c in range(N):
+        r = next((i for i in range(len(chosen), m) if rows[i][c] != 0), None)
+        if r is None:
+            continue
+        p = len(chosen)
+        rows[p], rows[r] = rows[r], rows[p]
+        for i in range(p + 1, m):
+            if rows[i][c] != 0:
+                f = rows[i][c] / rows[p][c]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[p])]
+        chosen.append(c)
+        if len(chosen) == m:
+            break
+    if len(chosen) < m:
+        raise ValueError("the vectors of the upper bound are dependent")
+    Y = _inverse([[W[t][j] for t in range(m)] for j in chosen])  # C[a][t] = W_t[j_a]; Y = C^{-1}
+    Z = [[Fraction(0)] * N for _ in range(m)]
+    for s in range(m):
+        for a, j in enumerate(chosen):
+            Z[s][j] = Y[s][a]
+    return Z
+
+
+def visible_dimension(data: dict, statement: str) -> str:
+    """The file of a ``visible-dimension`` certificate: ``#{i : sigma_i(L P) > tau} = count`` by ``sv_count_sound``
+    (formal/SSpectral.v).  The hints are found here and checked by Coq in Q: the top ``count`` right singular
+    vectors of ``L P`` (numpy, rounded to dyadic rationals) with an exact ``L D L^T`` of the form
+    ``V^T ((L P)^T (L P) - tau^2 I) V``, D > 0; for the rest an exact basis of the null space of ``L P`` and the
+    remaining singular vectors rounded, a left inverse of them, and the negated form as an exact sum of squares.
+    More digits are tried when the rounded form is not definite enough; ValueError when none works."""
+    import numpy as np
+
+    statement = terms.proposition(statement)
+    L = _matrix(data["logits"], "logits")
+    tau = terms.number(data["tau"], "tau")
+    count = terms.nat(data["count"], "count")
+    if tau < 0:
+        raise ValueError("tau must be >= 0")
+    N = len(L[0])
+    M = [[v - sum(r, Fraction(0)) / N for v in r] for r in L]
+    if count > N:
+        raise ValueError(f"count {count} exceeds the {N} columns")
+    null = [_integral(x) for x in _null_space(M, N)]
+    rank = N - len(null)
+    if count > rank:
+        raise ValueError(f"count {count} exceeds the rank {rank} of L P")
+    _, _, Vh = np.linalg.svd(np.array([[float(v) for v in r] for r in M]))
+    tau2 = tau * tau
+    for bits in _BITS:
+        V = [_rounded(Vh[i], bits) for i in range(count)]
+        W = null + [_rounded(Vh[i], bits) for i in range(count, rank)]
+        ge = _psd_squares(_form(M, V, tau2))
+        le = _psd_squares([[-g for g in r] for r in _form(M, W, tau2)])
+        if ge is not None and len(ge[1]) == count and le is not None:
+            try:
+                Z = _left_inverse(W, N)
+            except ValueError:
+                continue
+            break
+    else:
+        raise ValueError(f"no rounding of the singular vectors to {_BITS[-1]} bits certifies the count")
+    (LV, DV), (LW, DW) = ge, le
+    return (SPECTRAL_HEADER +
+            f"Definition L : list (list Q) := ({_qtable(L)})%Q.\n"
+            f"Definition Vs : list (list Q) := ({_qtable(V)})%Q.\n"
+            f"Definition LV : list (list Q) := ({_qtable(LV)})%Q.\n"
+            f"Definition DV : list Q := ({_qrow(DV)})%Q.\n"
+            f"Definition Ws : list (list Q) := ({_qtable(W)})%Q.\n"
+            f"Definition Zs : list (list Q) := ({_qtable(Z)})%Q.\n"
+            f"Definition LW : list (list Q) := ({_qtable(LW)})%Q.\n"
+            f"Definition DW : list Q := ({_qrow(DW)})%Q.\n\n"
+            f"Theorem judgment : {statement}.\n"
+            f"Proof. exact (sv_count_sound L {_q(tau)}%Q {count} Vs LV DV Ws Zs LW DW "
+            "(ltac:(vm_compute; reflexivity))). Qed.\n")
