@@ -565,41 +565,47 @@ def _status_key(point) -> str:
 
 
 def coq_html(claim, coq_run=None, root: str = "../") -> str:
-    """The theorems of formal/KTheorems.v that state the claim: verbatim (monospace, linked to their line),
-    readable, and the words of formal/KDefs.v they use, each glossed by the comment KDefs.v writes above it."""
+    """The headline theorems of formal/ that state the claim (KTheorems.v for paper K, STheorems.v for paper S):
+    verbatim (monospace, linked to their line), readable, and the words of the definitions file they use
+    (KDefs.v, SDefs.v), each glossed by the comment that file writes above it."""
     found = coq.stated(claim)
     if not found:
         return ""
-    page = f"{root}formal/{coq.page_name('KTheorems.v')}"
+    files = list(dict.fromkeys(item.source for item in found))
+    defs_files = list(dict.fromkeys(item.defs for item in found))
+    link = lambda name: f'<a href="{root}formal/{coq.page_name(name)}">formal/{html.escape(name)}</a>'  # noqa: E731
     parts = ['<div class="in-coq" id="coq">',
-             f'<h3>In Coq</h3><p><a href="{page}">formal/KTheorems.v</a> states this claim as {len(found)} '
-             f'theorem(s), in the words of <a href="{root}formal/{coq.page_name("KDefs.v")}">formal/KDefs.v</a> '
-             "alone; each is shown as written, then as a reader writes it.</p>"]
+             f"<h3>In Coq</h3><p>{' and '.join(link(f) for f in files)} state(s) this claim as {len(found)} "
+             f"theorem(s), in the words of {' and '.join(link(f) for f in defs_files)} alone; each is shown as "
+             "written, then as a reader writes it.</p>"]
     for item in found:
+        page = f"{root}formal/{coq.page_name(item.source)}"
         if not item.statement:
-            parts.append(f'<p class="loud">the claim names the theorem {html.escape(item.name)}, which formal/KTheorems.v '
-                         "does not state</p>")
+            parts.append(f'<p class="loud">the claim names the theorem {html.escape(item.name)}, which formal/'
+                         f"{html.escape(item.source)} does not state</p>")
             continue
         parts.append(f'<p id="coq-{html.escape(item.name)}"><a href="{page}#{html.escape(item.name)}">'
                      f"<code>{html.escape(item.name)}</code></a> "
-                     f'<span class="muted">(formal/KTheorems.v, line {item.line})</span></p>'
+                     f'<span class="muted">(formal/{html.escape(item.source)}, line {item.line})</span></p>'
                      f'<pre class="coq"><code>{html.escape(item.verbatim)}</code></pre>'
                      + (f'<p class="coq-readable">{html.escape(coq.readable(item.statement))}</p>'
                         if coq.readable(item.statement) != item.statement else ""))
-    words = coq.glosses([i.statement for i in found if i.statement])
-    if words:
-        defs = f"{root}formal/{coq.page_name('KDefs.v')}"
-        parts.append("<p>The words of formal/KDefs.v it uses, as the comments of KDefs.v explain them:</p>"
-                     '<ul class="gloss">' + "".join(
-                         f'<li><a href="{defs}#{html.escape(g.name)}"><code>{html.escape(g.signature)}</code></a>'
-                         + (f" := {html.escape(g.body)}" if g.body else "")
-                         + (f" — {tex.words(g.comment)}" if g.comment else "") + "</li>" for g in words) + "</ul>")
+    for defs_file in defs_files:
+        words = coq.glosses([i.statement for i in found if i.statement and i.defs == defs_file], defs_file)
+        if words:
+            defs = f"{root}formal/{coq.page_name(defs_file)}"
+            parts.append(f"<p>The words of formal/{html.escape(defs_file)} it uses, as the comments of "
+                         f"{html.escape(defs_file)} explain them:</p>"
+                         '<ul class="gloss">' + "".join(
+                             f'<li><a href="{defs}#{html.escape(g.name)}"><code>{html.escape(g.signature)}</code></a>'
+                             + (f" := {html.escape(g.body)}" if g.body else "")
+                             + (f" — {tex.words(g.comment)}" if g.comment else "") + "</li>" for g in words) + "</ul>")
     if coq_run is not None and coq_run.built:
-        parts.append('<p class="muted">Coq (coqc) compiled formal/, KTheorems.v included, for this report: these '
-                     "theorems are proved there.</p>")
+        parts.append('<p class="muted">Coq (coqc) compiled formal/, its headline files included, for this report: '
+                     "these theorems are proved there.</p>")
     else:
         parts.append('<p class="muted">Not compiled for this report: <code>attnproof report --coq</code> (or '
-                     "<code>attnproof verify --coq</code>) builds formal/ with coqc, KTheorems.v included.</p>")
+                     "<code>attnproof verify --coq</code>) builds formal/ with coqc, its headline files included.</p>")
     parts.append("</div>")
     return "\n".join(parts)
 
