@@ -648,14 +648,21 @@ Qed.
 
 (** *** Differing attention: the sign of [e_j(l) T(s) − e_j(s) T(l)] *)
 
-Definition differs_check (t : nat) (Lq Sq : list (list Q)) (i j : nat) : bool :=
+(** With [a = e_j(l)], [c = e_j(s)] and the totals [T(l)], [T(s)] enclosed:
+    [c⁺ T(l)⁺ < a⁻ T(s)⁻] proves the difference positive, [a⁺ T(s)⁺ < c⁻ T(l)⁻]
+    negative (at scale [2^{2P}]; every enclosure is nonnegative). *)
+Definition differs_sides (t : nat) (Lq Sq : list (list Q)) (i j : nat) : bool * bool :=
   let P := frac_bits t in let k := sq_count t in
   let l := nth i Lq [] in let s := nth i Sq [] in
   let El := eencl P k (ones (length l)) (iqrow l) in
   let Es := eencl P k (ones (length s)) (iqrow s) in
   let a := nth j El z0 in let c := nth j Es z0 in
-  iltb K (imul K (snd c) (isum (map snd El))) (imul K (fst a) (isum (map fst Es)))
-  || iltb K (imul K (snd a) (isum (map snd Es))) (imul K (fst c) (isum (map fst El))).
+  (iltb K (imul K (snd c) (isum (map snd El))) (imul K (fst a) (isum (map fst Es))),
+   iltb K (imul K (snd a) (isum (map snd Es))) (imul K (fst c) (isum (map fst El)))).
+
+Definition differs_pos_check t Lq Sq i j : bool := fst (differs_sides t Lq Sq i j).
+Definition differs_neg_check t Lq Sq i j : bool := snd (differs_sides t Lq Sq i j).
+Definition differs_check t Lq Sq i j : bool := differs_pos_check t Lq Sq i j || differs_neg_check t Lq Sq i j.
 
 Lemma differ_scale (l s : list R) (Ml Ms : R) j :
   differ_expr l s j = exp Ml * exp Ms * differ_expr (map (fun x => x - Ml) l) (map (fun x => x - Ms) s) j.
@@ -673,11 +680,11 @@ Proof.
   apply Rmult_lt_compat_r; [apply Rinv_0_lt_compat; nra | exact H].
 Qed.
 
-Theorem differs_check_sound (t : nat) (Lq Sq : list (list Q)) (i j : nat) :
-  differs_check t Lq Sq i j = true ->
-  0 < differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j \/ differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j < 0.
+Lemma differs_both (t : nat) (Lq Sq : list (list Q)) (i j : nat) :
+  (differs_pos_check t Lq Sq i j = true -> 0 < differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j) /\
+  (differs_neg_check t Lq Sq i j = true -> differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j < 0).
 Proof.
-  unfold differs_check; intro H. rewrite !nth_QR.
+  unfold differs_pos_check, differs_neg_check, differs_sides; cbn [fst snd]. rewrite !nth_QR.
   set (l := nth i Lq []) in *. set (s := nth i Sq []) in *. set (P := frac_bits t) in *. set (k := sq_count t) in *.
   destruct (eencl_row P k (ones (length l)) l) as [_ HL]. destruct (eencl_row P k (ones (length s)) s) as [_ HS].
   rewrite (differ_scale _ _ (qv (rowmax (iqrow l))) (qv (rowmax (iqrow s)))).
@@ -691,15 +698,30 @@ Proof.
   assert (Hpos : 0 < exp Ml * exp Ms) by (apply Rmult_lt_0_compat; assumption).
   set (ea := nth j (weighted (ones (length l)) l') 0) in *. set (ec := nth j (weighted (ones (length s)) s') 0) in *.
   set (tL := ssum (weighted (ones (length l)) l')) in *. set (tS := ssum (weighted (ones (length s)) s')) in *.
-  apply orb_prop in H as [H|H]; rewrite (zv_ltb K) in H; zsimpl; apply Z.ltb_lt, (fx_mul_lt P) in H.
-  - left. apply Rmult_lt_0_compat; [exact Hpos|].
+  split; intro Hc; rewrite (zv_ltb K) in Hc; zsimpl; apply Z.ltb_lt, (fx_mul_lt P) in Hc.
+  - apply Rmult_lt_0_compat; [exact Hpos|].
     assert (ec * tL <= fx P (zv (snd (nth j Es z0))) * fx P (zv (isum (map snd El)))) by (apply Rmult_le_compat; lra).
     assert (fx P (zv (fst (nth j El z0))) * fx P (zv (isum (map fst Es))) <= ea * tS) by (apply Rmult_le_compat; lra).
     lra.
-  - right. rewrite <- (Rmult_0_r (exp Ml * exp Ms)). apply Rmult_lt_compat_l; [exact Hpos|].
+  - rewrite <- (Rmult_0_r (exp Ml * exp Ms)). apply Rmult_lt_compat_l; [exact Hpos|].
     assert (ea * tS <= fx P (zv (snd (nth j El z0))) * fx P (zv (isum (map snd Es)))) by (apply Rmult_le_compat; lra).
     assert (fx P (zv (fst (nth j Es z0))) * fx P (zv (isum (map fst El))) <= ec * tL) by (apply Rmult_le_compat; lra).
     lra.
+Qed.
+
+Theorem differs_pos_sound (t : nat) (Lq Sq : list (list Q)) (i j : nat) :
+  differs_pos_check t Lq Sq i j = true -> 0 < differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j.
+Proof. exact (proj1 (differs_both t Lq Sq i j)). Qed.
+
+Theorem differs_neg_sound (t : nat) (Lq Sq : list (list Q)) (i j : nat) :
+  differs_neg_check t Lq Sq i j = true -> differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j < 0.
+Proof. exact (proj2 (differs_both t Lq Sq i j)). Qed.
+
+Theorem differs_check_sound (t : nat) (Lq Sq : list (list Q)) (i j : nat) :
+  differs_check t Lq Sq i j = true ->
+  0 < differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j \/ differ_expr (nth i (QR Lq) []) (nth i (QR Sq) []) j < 0.
+Proof.
+  unfold differs_check; intro H. apply orb_prop in H as [H|H]; [left; exact (differs_pos_sound t Lq Sq i j H) | right; exact (differs_neg_sound t Lq Sq i j H)].
 Qed.
 
 End Checkers.
