@@ -5,19 +5,23 @@
 1. the two stages of :mod:`theorems.verification` (the Python checker, then the binding);
 2. for each certificate the Python checker accepted whose kind has a Coq counterpart
    (:data:`EXPORTERS`), a file ``cNNNN.v`` holding its data as Coq terms and the theorem
-   ``judgment`` — the certificate's judgment in the words of ``formal/KDefs.v``
-   (:func:`proposition`) — proved by a soundness theorem of ``formal/`` and computation;
-3. for each obligation of each outcome, a file ``oNNNN.v`` stating the obligation's own
-   judgment and proving it from one certificate's ``judgment``, as it stands or through an
-   implication lemma of ``formal/KBridge.v`` (:func:`bridge`), or from a general theorem of
-   ``formal/`` alone (:data:`THEOREMS`);
+   ``judgment`` — the certificate's judgment in the words of ``formal/KDefs.v`` (paper K) or
+   ``formal/SDefs.v`` (paper S, :mod:`theorems.formal.softmax`) (:func:`proposition`) — proved by a
+   soundness theorem of ``formal/`` and computation;
+3. for each obligation of each outcome (both sides: what is verified and the counterexamples a
+   refutation rests on), a file ``oNNNN.v`` stating the obligation's own judgment and proving it
+   from one certificate's ``judgment``, as it stands or through an implication lemma of
+   ``formal/KBridge.v`` (:func:`bridge`), or from a general theorem of ``formal/`` alone
+   (:data:`THEOREMS`); paper S's statements name the certificate's own data (``X``, ``w``, ``L``,
+   ...), so its obligation files import the certificate's module and only the very judgment a
+   certificate proves (the same digests) is proved by it;
 4. (``verify --coq``) ``coqc`` compiles every file against ``formal/`` built once
    (:func:`build`), and each obligation is *checked by Coq* when its file compiles.
 
 Nothing here decides a verdict: a file that does not compile says "not accepted by Coq", and
 what Coq accepts is what the file states, which a reader reads in the file itself.  The
 statement of an obligation is computed from its judgment by :func:`proposition` alone, the one
-function a reader holds against ``formal/KDefs.v``.
+function a reader holds against ``formal/KDefs.v`` and ``formal/SDefs.v``.
 """
 
 from __future__ import annotations
