@@ -688,6 +688,17 @@ def test_nul_byte_in_an_outcomes_certificate_list(outcomes, tmp_path):
     assert not outcome_of(result, R1).ok and outcome_of(result, T3).ok
 
 
+def test_parameters_written_otherwise_than_the_claim_reads_them(outcomes, tmp_path):
+    """epsilon "1/10" written "2/20" in the outcome and every envelope: the same point, the same folder name and
+    obligations, so stage 1 accepts it and only the binding's check that parameters are written as the claim
+    reads them (``encode(point) == parameters``) refuses it; the untouched copy stands."""
+    root = relabel_everywhere(outcomes, tmp_path, SPH, epsilon="2/20")
+    result, out = refused(root, SPH, binding="parameters are not written as the claim reads them")
+    assert out.checked  # consistent files pass stage 1
+    honest, _ = copy(outcomes, tmp_path / "honest", SPH)
+    assert verification.verify([honest]).ok
+
+
 def relabel_everywhere(outcomes, tmp_path, claim, **parameters):
     """Edit the outcome's parameters and every envelope alike, so stage 1 accepts the folder and stage 2 must judge it."""
 
