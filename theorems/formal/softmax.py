@@ -5,14 +5,16 @@ Each exporter writes one certificate as a Coq file: its data as Coq terms, the t
 applies a soundness theorem of ``formal/SInstances.v`` (or a general theorem of
 ``formal/SLemmas.v``, ``formal/SResidual.v``) to the data.  Side conditions that read only
 the data (lengths, disjoint groups, ``B = F G``, ``|x|^2 = 1``, the logits ``beta X X^T``) are
-computed in Q by ``vm_compute``; the numeric facts about exponentials — per chosen row of a
-lower bound ``2 W(G_i) - W(flat) - eps T > 0``, per row of an upper bound an enclosure of the
-row's total T and ``sum_j |w_j e^{l_j} - B_ij T| - eps T <= 0`` on it — are each one lemma
-closed by Coq's Interval library (``lower_row`` / ``upper_row``: unfold the row, ``interval``).
+computed in Q by ``vm_compute``; so are the numeric facts about exponentials — per chosen row of
+a lower bound ``2 W(G_i) - W(flat) - eps T > 0``, per row of an upper bound
+``sum_j |w_j e^{l_j} - B_ij T| - eps T <= 0`` on an enclosure of the row's total T, the sign of a
+differing entry — by the checkers of ``formal/SExp.v`` (exp enclosed at rationals in integers,
+proved sound once), so a file holds data and one ``vm_compute`` per fact, no per-row lemma.
 
-The enclosure ``[lo, hi]`` of a row's total is the only number computed here in floating point:
-it is a hint.  Coq checks ``lo <= T <= hi`` itself; a wrong hint makes the file fail, never
-makes it say something false.
+The only number chosen here is the checkers' precision t (t squarings, 2t + 10 fractional bits):
+the smallest of ``_PRECISIONS`` at which this module's exact replica of the checker (``_boxes``,
+``_lower_ok``, ``_upper_ok``, ``_differs_sign``) accepts.  It is a hint: a wrong one makes the
+file fail, never makes it say something false.
 
 Data (as the trusted checker reads it, ``solvers/trusted/intervals.py``)::
 
@@ -33,10 +35,10 @@ from theorems.formal import terms
 
 __all__ = ["proposition", "approx_rank", "duality", "row_shift", "visible_dimension", "SIZE_LIMIT"]
 
-# Exponentials Coq's Interval library evaluates for one certificate at most (each one a few
-# milliseconds; an upper bound needs rows x columns x 2 of them).  Larger instances are not
-# exported, and say so: "not exported: ... exponentials".
-SIZE_LIMIT = 40_000
+# Squarings formal/SExp.v's checkers perform for one certificate at most: every exponential of a
+# checked row costs t of them (t = the precision, 50 at first; ~0.4 ms of vm_compute per exponential
+# at t = 50, so the limit is about a minute of Coq).  Larger instances are not exported, and say so.
+SIZE_LIMIT = 8_000_000
 
 
 def _q(value: Fraction) -> str:
@@ -49,11 +51,6 @@ def _qrow(row) -> str:
 
 def _qtable(rows) -> str:
     return terms.bracket((_qrow(r) for r in rows), ";\n  ")
-
-
-def _real(value: Fraction) -> str:
-    """A real literal Interval reads: ``(p / q)`` or ``(p)``."""
-    return f"({value.numerator})" if value.denominator == 1 else f"({value.numerator} / {value.denominator})"
 
 
 def _matrix(value, what: str) -> list[list[Fraction]]:
@@ -174,7 +171,10 @@ HEADER = ("From Coq Require Import Reals List QArith.\n"
           "Import ListNotations.\nOpen Scope R_scope.\n\n")
 
 
-NUMERIC = "From AttnProof Require Import SNumeric.\n\n"  # the Interval library: only where exponentials are evaluated
+REFLECT = "From AttnProof Require Import SExp.\n\n"  # the exponentials' checkers: only where exponentials are evaluated
+
+# The checkers' precisions t tried in turn (formal/SExp.v: sq_count t = t squarings, frac_bits t = 2t + 10).
+_PRECISIONS = (50, 100, 200)
 
 
 def _header() -> str:
@@ -185,9 +185,66 @@ def _sphere_step(data: dict, statement: str) -> str:
     return "split; [apply sphere_Q; vm_compute; reflexivity|]. " if statement.startswith("on_sphere") else ""
 
 
-def _exps(row, m) -> tuple[float, list[float]]:
+def _box(t: int, x: Fraction) -> tuple[int, int]:
+    """``zexp (frac_bits t) (sq_count t)`` of formal/SExp.v at ``x <= 0``, exactly: integers (lo, hi) with
+    ``lo / 2^P <= exp(x) <= hi / 2^P``."""
+    P, k = 2 * t + 10, t
+    n, d = x.numerator, x.denominator
+    D = d << k
+    lo, hi = max(0, ((D + n) << P) // D), -((-(D << P)) // (D - n))
+    for _ in range(k):
+        lo, hi = (lo * lo) >> P, -((-(hi * hi)) >> P)
+    return lo, hi
+
+
+def _boxes(t: int, w, row) -> list[tuple[int, int]]:
+    """``eencl``: the enclosures of ``w_c e^{l_c - M}``, M the row's largest entry."""
     top = max(row)
-    return float(top), [w * math.exp(float(v - top)) for v, w in zip(row, m)]
+    return [(c * lo, c * hi) for c, (lo, hi) in ((c, _box(t, v - top)) for c, v in zip(w, row))]
+
+
+def _at(E, c):
+    return E[c] if c < len(E) else (0, 0)
+
+
+def _lower_ok(t: int, w, row, own, flat, eps: Fraction) -> bool:
+    """``lower_row``: ``2 W(own) - W(flat) - eps T > 0`` from the enclosures."""
+    E = _boxes(t, w, row)
+    own_lo, flat_hi = sum(_at(E, c)[0] for c in own), sum(_at(E, c)[1] for c in flat)
+    return eps >= 0 and eps.numerator * sum(h for _, h in E) < (2 * own_lo - flat_hi) * eps.denominator
+
+
+def _upper_ok(t: int, w, row, b, eps: Fraction) -> bool:
+    """``upper_row``: every ``|w_j e_j - b_j T|`` bounded at the corners of its box, the sum at most ``eps T``."""
+    E = _boxes(t, w, row)
+    tlo, thi = sum(lo for lo, _ in E), sum(hi for _, hi in E)
+    total = 0
+    for (lo, hi), q in zip(E, b):
+        bn, bd = q.numerator, q.denominator
+        z = max(hi * bd - bn * tlo, hi * bd - bn * thi, bn * tlo - lo * bd, bn * thi - lo * bd)
+        total += -((-z) // bd)
+    return eps >= 0 and total * eps.denominator <= eps.numerator * tlo
+
+
+def _differs_sign(t: int, l, s, j: int) -> int:
+    """``differs_sides``: 1 (-1) when ``e_j(l) T(s) - e_j(s) T(l)`` is certainly positive (negative), else 0."""
+    El, Es = _boxes(t, [1] * len(l), l), _boxes(t, [1] * len(s), s)
+    a, c = _at(El, j), _at(Es, j)
+    if c[1] * sum(h for _, h in El) < a[0] * sum(lo for lo, _ in Es):
+        return 1
+    if a[1] * sum(h for _, h in Es) < c[0] * sum(lo for lo, _ in El):
+        return -1
+    return 0
+
+
+def _precision(ok, exponentials: int, what: str) -> int:
+    """The first precision of ``_PRECISIONS`` at which ``ok(t)`` holds (the work within ``SIZE_LIMIT``)."""
+    for t in _PRECISIONS:
+        if exponentials * t > SIZE_LIMIT:
+            raise ValueError(f"{exponentials} exponentials at precision {t}: {exponentials * t} squarings, more than {SIZE_LIMIT}")
+        if ok(t):
+            return t
+    raise ValueError(f"{what}: not decided by formal/SExp.v's checkers at precisions {_PRECISIONS}")
 
 
 def approx_rank(data: dict, statement: str) -> str:
@@ -197,10 +254,7 @@ def approx_rank(data: dict, statement: str) -> str:
     eps = terms.number(data["epsilon"], "epsilon")
     n, N = len(L), len(m)
     lower = "rows" in data
-    work = (len(terms.listof(data["rows"], "rows")) * N) if lower else 2 * n * N
-    if work > SIZE_LIMIT:
-        raise ValueError(f"{work} exponentials for Interval, more than {SIZE_LIMIT}")
-    out = [_header(), NUMERIC, defs,
+    out = [_header(), REFLECT, defs,
            f"Definition w : list nat := {terms.nats(m)}.\n",
            f"Definition eps : Q := {_q(eps)}%Q.\n",
            (f"Definition Lq : list (list Q) := ({_qtable(L)})%Q.\n\n" if "points" in data
@@ -211,64 +265,33 @@ def approx_rank(data: dict, statement: str) -> str:
         rewrite = "rewrite logits. "
     else:
         rewrite = ""
-    wl = terms.nats(m)
     if lower:
         rows = [terms.nat(r, "row") for r in terms.listof(data["rows"], "rows", nonempty=True)]
         groups = [[terms.nat(c, "column") for c in terms.listof(g, "group", nonempty=True)]
                   for g in terms.listof(data["groups"], "groups")]
         if len(groups) != len(rows) or max(rows) >= n:
             raise ValueError("rows and groups do not match the instance")
-        flat = terms.nats(c for g in groups for c in g)
+        flat = [c for g in groups for c in g]
+        t = _precision(lambda t: all(_lower_ok(t, m, L[r], g, flat, eps) for r, g in zip(rows, groups)),
+                       len(rows) * N, "a chosen row's margin")
         out.append(f"Definition rows : list nat := {terms.nats(rows)}.\n"
                    f"Definition groups : list (list nat) := {terms.bracket(terms.nats(g) for g in groups)}.\n\n")
-        names = []
-        for k, (r, g) in enumerate(zip(rows, groups)):
-            names.append(f"r{k}")
-            out.append(f"Lemma r{k} : 0 < margin_expr {wl} (map Q2R {_qrow(L[r])}%Q) {terms.nats(g)} {flat} (Q2R {_q(eps)}%Q).\n"
-                       "Proof. lower_row. Qed.\n")
-        pairs = [f"({r}%nat, {terms.nats(g)})" for r, g in zip(rows, groups)]
         proof = (f"(lower_sound_Q Lq w eps rows groups (ltac:(vm_compute; reflexivity)) "
-                 f"{_forall([f'{p} {n}' for p, n in zip(pairs, names)], 'Forall_cons', 'Forall_nil _')})")
+                 f"(lower_rows_sound BigZints {t} w Lq rows groups eps (ltac:(vm_compute; reflexivity))))")
     else:
         F, G = _matrix(data["left"], "left"), _matrix(data["right"], "right")
         if len(F) != n or len(G[0]) != N or any(len(f) != len(G) for f in F):
             raise ValueError("left and right do not multiply to the instance's shape")
         B = [[sum((f[t] * G[t][j] for t in range(len(G))), Fraction(0)) for j in range(N)] for f in F]
+        t = _precision(lambda t: all(_upper_ok(t, m, L[i], B[i], eps) for i in range(n)), n * N, "a row's error")
         out.append(f"Definition F : list (list Q) := ({_qtable(F)})%Q.\n"
                    f"Definition G : list (list Q) := ({_qtable(G)})%Q.\n"
                    f"Definition Bq : list (list Q) := ({_qtable(B)})%Q.\n\n")
-        names = []
-        for i in range(n):
-            top, exps = _exps(L[i], m)
-            total = math.fsum(exps) * math.exp(top) if top < 700 else None
-            if total is None or not math.isfinite(total) or total <= 0:
-                raise ValueError(f"row {i}: its total is out of floating-point range for a hint")
-            lo, hi = Fraction(total) * (1 - Fraction(1, 10**9)), Fraction(total) * (1 + Fraction(1, 10**9))
-            lo, hi = _round(lo, down=True), _round(hi, down=False)
-            names.append(f"r{i}")
-            out.append(f"Lemma r{i} : row_upper_ok {wl} (Q2R {_q(eps)}%Q) (map Q2R {_qrow(L[i])}%Q) (map Q2R {_qrow(B[i])}%Q).\n"
-                       f"Proof. upper_row {_real(lo)} {_real(hi)}. Qed.\n")
         proof = (f"(upper_sound_Q Lq F G Bq w eps (ltac:(vm_compute; reflexivity)) "
-                 f"{_forall(names, 'Forall2_cons _ _', 'Forall2_nil _')})")
+                 f"(upper_rows_sound BigZints {t} w Lq Bq eps (ltac:(vm_compute; reflexivity))))")
     out.append(f"\nTheorem judgment : {statement}.\n"
                f"Proof. {_sphere_step(data, statement)}{rewrite}exact {proof}. Qed.\n")
     return "".join(out)
-
-
-def _round(q: Fraction, down: bool) -> Fraction:
-    """q rounded outward to 40 significant bits (a short literal)."""
-    e = max(0, 40 - q.numerator.bit_length() + q.denominator.bit_length())
-    scaled = q * (1 << e)
-    k = math.floor(scaled) if down else math.ceil(scaled)
-    return Fraction(k, 1 << e)
-
-
-def _forall(names: list[str], cons: str, nil: str) -> str:
-    """The proof term ``cons r0 (cons r1 (... nil))`` of a Forall (or Forall2) over the rows."""
-    term = f"({nil})"
-    for name in reversed(names):
-        term = f"({cons} {name} {term})"
-    return term
 
 
 def duality(data: dict, statement: str) -> str:
@@ -366,25 +389,24 @@ def two_point(data: dict, statement: str) -> str:
 
 def attention_differs(data: dict, statement: str) -> str:
     """The file of an ``attention-differs`` certificate: at the named entry, the cross-multiplied
-    difference of the two softmax entries is certainly nonzero (its sign found in floating point and
-    proved by ``interval``), and ``differs_sound`` concludes."""
+    difference of the two softmax entries is certainly nonzero (its sign decided by formal/SExp.v's
+    checker, ``differs_pos_sound`` / ``differs_neg_sound``), and ``differs_sound`` concludes."""
     statement = terms.proposition(statement)
     L, S = _matrix(data["logits"], "logits"), _matrix(data["other"], "other")
     i, j = terms.nat(data["row"], "row"), terms.nat(data["column"], "column")
     if i >= len(L) or i >= len(S) or j >= len(L[i]) or len(L[i]) != len(S[i]):
         raise ValueError("the entry is outside the matrices")
-    a, b = (lambda r: [math.exp(float(v - max(r))) for v in r])(L[i]), (lambda r: [math.exp(float(v - max(r))) for v in r])(S[i])
-    sign = a[j] / math.fsum(a) - b[j] / math.fsum(b)
-    side = "left" if sign > 0 else "right"
-    expr = f"differ_expr (map Q2R {_qrow(L[i])}%Q) (map Q2R {_qrow(S[i])}%Q) {j}"
-    fact = f"0 < {expr}" if sign > 0 else f"{expr} < 0"
-    return (_header() + NUMERIC +
+    t = _precision(lambda t: _differs_sign(t, L[i], S[i], j) != 0, 2 * len(L[i]), "the entry's sign")
+    positive = _differs_sign(t, L[i], S[i], j) > 0
+    expr = f"differ_expr (nth {i} (QR L) []) (nth {i} (QR Sh) []) {j}"
+    fact, sound = (f"0 < {expr}", "differs_pos_sound") if positive else (f"{expr} < 0", "differs_neg_sound")
+    return (_header() + REFLECT +
             f"Definition L : list (list Q) := ({_qtable(L)})%Q.\n"
             f"Definition Sh : list (list Q) := ({_qtable(S)})%Q.\n\n"
             f"Lemma entry : {fact}.\n"
-            f"Proof. unfold differ_expr, ones; lazy beta iota delta [repeat length]; sreduce; sinterval. Qed.\n\n"
+            f"Proof. exact ({sound} BigZints {t} L Sh {i} {j} (ltac:(vm_compute; reflexivity))). Qed.\n\n"
             f"Theorem judgment : {statement}.\n"
-            f"Proof. exact (differs_sound (QR L) (QR Sh) {i} {j} (or_intro{'l' if side == 'left' else 'r'} entry)). Qed.\n")
+            f"Proof. exact (differs_sound (QR L) (QR Sh) {i} {j} (or_intro{'l' if positive else 'r'} entry)). Qed.\n")
 
 
 # --- singular values above tau (formal/SSpectral.v) -------------------------------------------------------------
