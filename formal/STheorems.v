@@ -80,3 +80,15 @@ Proof. exact SLemmas.S4_row_scalar_quotient. Qed.
     a sign vector. *)
 Theorem S1_duality : forall M : list (list R), duality_holds M.
 Proof. exact SLemmas.S1_duality. Qed.
+
+(** S4, the visible part (SLemmas): the attention sees the logits only through
+    their row-centred part L P, whose rank is the visible interaction
+    dimension. *)
+Theorem S4_visible : forall L : list (list R), rowsoftmax (centered L) = rowsoftmax L.
+Proof.
+  intro L. unfold rowsoftmax, centered. rewrite map_map. apply map_ext. intro l.
+  rewrite map_length.
+  rewrite (map_ext (fun x => x - ssum l / INR (length l)) (fun x => x + - (ssum l / INR (length l))))
+    by (intro; ring).
+  apply SLemmas.S4_row_scalar_quotient.
+Qed.

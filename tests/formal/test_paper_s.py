@@ -25,7 +25,7 @@ THEOREMS = {"S4_row_scalar_quotient": WITH_EXP, "multiplicity_lemma": WITH_EXP,
 WITH_LN = ["Classical_Prop.classic", *WITH_EXP]
 HEADLINES = {"S6_residual_bound": WITH_EXP, "S6_sharp": WITH_EXP, "S6_tanh_refuted": WITH_EXP,
              "residual_within_row": WITH_EXP, "grouped_lower_bound": STANDARD, "multiplicity_lemma": WITH_EXP,
-             "S4_row_scalar_quotient": WITH_EXP, "S1_duality": STANDARD}
+             "S4_row_scalar_quotient": WITH_EXP, "S4_visible": WITH_EXP, "S1_duality": STANDARD}
 SOUNDNESS = {"SResidual.two_point_exceeds_tanh_sound": WITH_LN, "SResidual.two_point_attains_sound": WITH_LN,
              "SInstances.lower_sound_Q": WITH_EXP, "SInstances.upper_sound_Q": WITH_EXP,
              "SInstances.rank_lower_sound": STANDARD, "SInstances.rank_upper_sound": STANDARD,

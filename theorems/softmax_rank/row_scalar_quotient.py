@@ -160,7 +160,7 @@ class RowScalarQuotient(Claim):
     relation = "reads it"
     expected = "verified"
     established = "verified"
-    formal = ("S4_row_scalar_quotient",)
+    formal = ("S4_row_scalar_quotient", "S4_visible")
     parameters = (
         Parameter("n", 6, 2, 60, "queries"),
         Parameter("N", 7, 2, 60, "keys"),
