@@ -179,3 +179,28 @@ def test_the_statement_hash_covers_the_obligations_function():
 
     assert Other().statement_hash() != _Rank().statement_hash()
     assert Other().statement().render() == _Rank().statement().render()
+
+
+def test_the_rung_of_a_partial_unknown_counts_the_verify_obligations_discharged():
+    """The count is pinned, not only the word "partial": refute-side discharges are not counted, nor is an
+    undischarged verify obligation; an open conjecture says "cases checked"; no count without ``partial``."""
+    discharged = [{"side": "verify", "obligation": "a", "certificate": "00-x.cert.json"},
+                  {"side": "verify", "obligation": "b", "certificate": None},
+                  {"side": "verify", "obligation": "c", "certificate": "02-y.cert.json"},
+                  {"side": "refute", "obligation": "d", "certificate": "03-z.cert.json"}]
+    budget = {"why": "budget", "partial": True}
+    assert core.rung("unknown", "m <= 4", budget, discharged) == \
+        "not established: the budget ran out (partial: 2 of 3 verify obligations discharged)"
+    assert core.rung("unknown", "m <= 4", budget, discharged[1:2]) == \
+        "not established: the budget ran out (partial: 0 of 1 verify obligations discharged)"
+    assert core.rung("unknown", "m <= 4", {"why": "undecided", "partial": True}, discharged[:1] + discharged[3:]) == \
+        "not established: a solver gave up (partial: 1 of 1 verify obligations discharged)"
+    assert core.rung("unknown", "", {"why": "open", "partial": True}, discharged) == \
+        "open conjecture: not established (2 of 3 cases checked discharged)"
+    assert core.rung("unknown", "", {"why": "budget", "partial": False}, discharged) == "not established: the budget ran out"
+    assert core.rung("unknown", "", budget, None) == "not established: the budget ran out"
+    assert core.rung("unknown", "", {"why": "???", "partial": False}) == "not established"
+    assert core.rung("unknown", "") == "not established"
+    assert core.rung("verified", "all") == "proved for every parameter"
+    assert core.rung("verified", "m <= 4") == "verified up to m <= 4"
+    assert core.rung("refuted", "all") == "refuted with a certified counterexample"

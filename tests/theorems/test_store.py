@@ -154,6 +154,9 @@ def test_a_budget_that_runs_out_keeps_what_was_certified_labelled_partial(toy, t
     assert record["certificates"] == ["00-rank-lower.cert.json"]  # the certificate made is kept and written
     assert (out / TOY / "default" / "00-rank-lower.cert.json").is_file()
     assert "partial" in record["rung"] and "verified" not in record["rung"] and "partial" in record["message"]
+    # the count, not only the word: one of the toy's two verify obligations was discharged
+    assert record["rung"] == "not established: the budget ran out (partial: 1 of 2 verify obligations discharged)"
+    assert record["message"].endswith(" (partial: 1 of 2 verify obligations discharged, each with its certificate)")
     assert main(["verify", str(out), "--details"]) == 0  # the kept certificate re-checks; unknown claims nothing
     text = capsys.readouterr().out
     assert "unknown stands" in text and "1 of 1 certificate(s) accepted" in text
