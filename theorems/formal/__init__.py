@@ -260,16 +260,20 @@ def export(result, folder: str) -> Export:
                 continue
             item = Exported(check.path, o.get("words", ""), o.get("judgment") or {})
             statement = proposition(item.judgment)
-            proof = ""
+            proof, refused = "", ""
             for line in sorted(here, key=lambda c: (os.path.basename(c["path"]) != o.get("by"), c["path"])):
-                if bridge(item.judgment, line.get("judgment") or {}, "") is not None and exported(line):
-                    name = names[os.path.realpath(line["path"])]
-                    item.certificate = os.path.basename(line["path"])
-                    term = bridge(item.judgment, line["judgment"], f"Cert.{name}.judgment")
-                    # paper S's statements name the certificate's data (X, w, L, ...): imported, not qualified
-                    load = "Require Import" if "target" not in item.judgment else "Require"
-                    proof = f"{load} Cert.{name}.\n\nTheorem obligation : {statement}.\nProof. exact {term}. Qed.\n"
-                    break
+                if bridge(item.judgment, line.get("judgment") or {}, "") is None:
+                    continue
+                if not exported(line):  # a certificate that would prove it, not exported: say why
+                    refused = refused or done.certificates.get(os.path.realpath(line["path"]), "")
+                    continue
+                name = names[os.path.realpath(line["path"])]
+                item.certificate = os.path.basename(line["path"])
+                term = bridge(item.judgment, line["judgment"], f"Cert.{name}.judgment")
+                # paper S's statements name the certificate's data (X, w, L, ...): imported, not qualified
+                load = "Require Import" if "target" not in item.judgment else "Require"
+                proof = f"{load} Cert.{name}.\n\nTheorem obligation : {statement}.\nProof. exact {term}. Qed.\n"
+                break
             if not proof:
                 for test, state, term in THEOREMS:
                     by = next((c for c in here if os.path.basename(c["path"]) == o.get("by")), None)
@@ -280,8 +284,8 @@ def export(result, folder: str) -> Export:
                         break
             if not proof:
                 kind = next((c.get("kind") for c in here if os.path.basename(c["path"]) == o.get("by")), None)
-                item.reason = ("no Coq counterpart of this judgment" if statement is None and kind is None
-                               else f"no Coq counterpart of kind {kind}" if kind else "no certificate Coq can check")
+                item.reason = (refused or ("no Coq counterpart of this judgment" if statement is None and kind is None
+                               else f"no Coq counterpart of kind {kind}" if kind else "no certificate Coq can check"))
                 done.obligations.append(item)
                 continue
             count += 1
