@@ -119,6 +119,41 @@ def test_files_and_folders_get_the_users_umask(tmp_path):
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o750 for p in folders)
 
 
+def _points(text: str) -> list:
+    return [(claim, "default", {"claim": claim, "says": text, "certificates": []}, []) for claim in ("a.one", "a.two")]
+
+
+def test_ctrl_c_during_the_swap_is_held_until_every_point_is_in(tmp_path, monkeypatch):
+    """SIGINT delivered between the two renames of a point's swap (the old folder moved aside, the new
+    not yet in) is held: both points are swapped in and outcomes.json remade, then KeyboardInterrupt is
+    raised. Unheld, the interrupt would leave the stage's ``finally`` to remove the old folder and the
+    new one: the point lost."""
+    out = str(tmp_path / "o")
+    store.write(out, _points("old"))
+    real, renames = os.replace, []
+
+    def replace(src, dst, *args, **kwargs):
+        real(src, dst, *args, **kwargs)
+        if os.path.dirname(os.path.dirname(dst)) != out and not os.path.basename(dst).startswith(".old-"):
+            return  # a file written into the stage, or outcomes.json
+        renames.append(os.path.basename(dst))
+        if len(renames) == 1:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C now: the old point moved aside, the new one not yet in
+
+    monkeypatch.setattr(store.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        store.write(out, _points("new"))
+    monkeypatch.undo()
+    assert renames == [".old-a.one-default", "default", ".old-a.two-default", "default"]
+    for claim in ("a.one", "a.two"):
+        with open(os.path.join(out, claim, "default", store.OUTCOME)) as handle:
+            assert json.load(handle)["says"] == "new"
+    with open(os.path.join(out, store.LIST)) as handle:
+        assert [r["says"] for r in json.load(handle)] == ["new", "new"]
+    assert not [n for n in os.listdir(out) if n.startswith(store.STAGE_PREFIX)]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler given back
+
+
 # --------------------------------------------------------------- accumulate
 
 
