@@ -7,6 +7,7 @@ The dying is real: ``cli_test.dies`` (tests/theorems/cli_dies.py) ends its own w
 
 import json
 import os
+import time
 
 import pytest
 
@@ -101,6 +102,32 @@ def test_tasks_that_shared_a_pool_with_a_dying_worker_are_not_charged_for_it():
     assert sorted(results) == list(range(8))
     assert isinstance(results[0], parallel.Lost) and "died" in results[0].reason
     assert all(results[k] == k * k for k in range(1, 8))
+
+
+def _dies_beside_a_running_task(k: int, folder: str):
+    """Task 0 dies once task 1 is running (so task 1 is started and unfinished when the pool breaks); task 1
+    waits, the first time, to be cut short. Each returns whether it ran in a pool of its own (the retry of a
+    charged task: its pool has no task-to-worker table)."""
+    started = os.path.join(folder, "1-started")
+    if k == 0:
+        for _ in range(1200):  # a minute at most, then it dies anyway
+            if os.path.exists(started):
+                break
+            time.sleep(0.05)
+        os._exit(3)
+    if k == 1 and not os.path.exists(started):
+        open(started, "w").close()
+        time.sleep(120)  # cut short by the pool's termination of its workers when task 0 dies
+    return k, parallel._runner is None
+
+
+def test_a_task_cut_short_beside_a_dying_worker_is_not_charged_even_when_it_had_started(tmp_path):
+    # task 1 had started when task 0's worker died: it is run again in a shared pool, uncharged, not alone
+    results = dict(parallel.run(_dies_beside_a_running_task, [(k, str(tmp_path)) for k in range(4)], jobs=2))
+    assert sorted(results) == [0, 1, 2, 3]
+    assert isinstance(results[0], parallel.Lost) and "died" in results[0].reason
+    assert (tmp_path / "1-started").exists()
+    assert [results[k] for k in (1, 2, 3)] == [(1, False), (2, False), (3, False)]
 
 
 def test_a_sweep_on_a_dask_cluster_survives_dying_workers(tmp_path, dying, capsys, dask_cluster):
