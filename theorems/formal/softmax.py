@@ -415,6 +415,7 @@ SPECTRAL_HEADER = ("From Coq Require Import Reals List QArith.\n"
                    "From AttnProof Require Import SDefs SInstances SSpectral.\n"
                    "Import ListNotations.\nOpen Scope R_scope.\n\n")
 
+SPECTRAL_LIMIT = 100  # entries of the logits of a visible-dimension certificate Coq is asked about
 _BITS = (8, 12, 16, 24, 32, 44, 52)  # the binary digits a rounded singular vector keeps, tried in turn (fewest first: short numbers for Coq)
 
 
@@ -545,6 +546,9 @@ def visible_dimension(data: dict, statement: str) -> str:
     if tau < 0:
         raise ValueError("tau must be >= 0")
     N = len(L[0])
+    if len(L) * N > SPECTRAL_LIMIT:
+        raise ValueError(f"{len(L)} x {N} logits: more than {SPECTRAL_LIMIT} entries, beyond what Coq checks in "
+                         "seconds (a 10 x 10 instance takes about 12 s, a 13 x 13 one minutes)")
     M = [[v - sum(r, Fraction(0)) / N for v in r] for r in L]
     if count > N:
         raise ValueError(f"count {count} exceeds the {N} columns")
