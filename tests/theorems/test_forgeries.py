@@ -46,7 +46,10 @@ CLAIMS = (T3, R1, ROW, RDC, DU, TANH, CRB, SPH, MH)
 PARAMS = ("rank_one_short:m=3", "m_statistic=20", "w_max=4", "n_vertices=3", "samples=2", "n_large=4",
           "certified_rank_bounds:n=8", "beta_max=4", "density=4", "copies=10", "multi_head_length:m_max=2")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BOUND = 6.0  # seconds a refusal may take in the bounded-time tests (a fixed checker needs well under one)
+# A guard against hangs only, not a speed test: each bounded-time test below asserts *why* it ended (the
+# binding's refusal by the claim's cost estimate or by its parameters, the checker's by its work estimate).
+# Measured on a loaded 2-core machine: 3.7-4.6 s for a whole verify of these folders, 0.6 s for the checker.
+BOUND = 120.0
 
 
 # ------------------------------------------------------------------ fixtures and helpers
@@ -176,7 +179,8 @@ def run_group(argv, seconds, **kwargs):
         return False, None, out, err
 
 
-def attnproof(args, cwd, env_extra=None, seconds=60):
+def attnproof(args, cwd, env_extra=None, seconds=300):
+    """The command in a process group of its own; ``seconds`` only catches a hang (a verify here takes 2-10 s)."""
     env = dict(os.environ, PYTHONPATH=ROOT, **(env_extra or {}))
     return run_group([sys.executable, "-m", "theorems.cli", *args], seconds, cwd=cwd, env=env)
 
@@ -650,9 +654,7 @@ def hostile_corpus(folder, base):
 def test_hostile_files_are_refused_in_bounded_time_and_the_run_goes_on(outcomes, tmp_path):
     root, [point] = copy(outcomes, tmp_path, T3)
     expected = hostile_corpus(os.path.join(root, "hostile"), cert(point, "00-exhaustive"))
-    start = time.monotonic()
-    result = verification.verify([root])
-    assert time.monotonic() - start < 60
+    result = verification.verify([root])  # a FIFO read would block: the run ending at all is the test
     assert not result.error and not result.ok and one_line(result)
     for name, (status, words) in expected.items():
         line = line_of(result, name)
@@ -727,6 +729,7 @@ def test_parameter_with_a_huge_exponent_in_an_outcome(outcomes, tmp_path):
     assert check.checked  # stage 1 compares parameters as text: the hang is in stage 2
     finished, got = verify_within(root, BOUND)
     assert finished and "exception" not in got and got["ok"] is False and got["bound"] is False
+    assert got["binding"].startswith("parameters are not a point of softmax_rank.spherical_law"), got["binding"]
 
 
 def test_expensive_in_range_parameters_in_an_outcome(outcomes, tmp_path):
@@ -735,6 +738,9 @@ def test_expensive_in_range_parameters_in_an_outcome(outcomes, tmp_path):
     assert check.checked  # the small run's obligations, still recorded, are discharged: only stage 2 can refuse it
     finished, got = verify_within(root, BOUND)
     assert finished and "exception" not in got and got["ok"] is False and got["bound"] is False
+    # refused from the claim's own cost estimate, before any obligation is stated at that point
+    assert got["binding"].startswith("refused: softmax_rank.spherical_law at this point is estimated at "), got["binding"]
+    assert got["binding"].endswith(f" s, above {verification.BIND_BUDGET:.0f} s"), got["binding"]
 
 
 def test_big_numbers_do_not_escape_the_work_estimate(outcomes, tmp_path):
@@ -747,7 +753,8 @@ def test_big_numbers_do_not_escape_the_work_estimate(outcomes, tmp_path):
                "--max-work", str(MAX_WORK), path]
     finished, code, out, err = run_group(command, BOUND)
     assert finished and code == 1 and "Traceback" not in err
-    assert json.loads(out.splitlines()[0])["status"] in ("REFUSED", "REJECTED")
+    line = json.loads(out.splitlines()[0])
+    assert line["status"] in ("REFUSED", "REJECTED"), line
 
 
 # ------------------------------------------------------------------ plugins (ATTNPROOF_CLAIMS, cwd on the path)

@@ -285,9 +285,9 @@ def test_readout_table_forgeries_degree_and_weights():
 ])
 def test_oversized_requests_are_refused_before_any_work(kind, data):
     start = time.monotonic()
-    with pytest.raises(Refused, match="operations"):
+    with pytest.raises(Refused, match=r"asks for about \S+ operations, above the limit of"):  # from the estimate
         check(envelope(kind, data))
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 60  # a hang guard only: up to 0.6 s measured on a loaded 2-core machine
 
 
 def test_threshold_at_m_1000_asks_for_about_1e15():
