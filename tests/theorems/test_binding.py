@@ -1,0 +1,211 @@
+"""Stage 2 of ``verify``, in this process: ``verification.bind`` on each of its branches.
+
+``verify`` runs the binding in a process of its own; these tests call ``bind`` directly, with records made
+from the installed claims (no check runs: a record is bound by its statement, point, obligations, status
+and folder, never by its certificates, which are stage 1's). Each refusal is asserted with its whole reason,
+and each case that stands beside the refusal it is a variant of, so that no test passes by refusing
+everything. The forgery suite (test_forgeries.py, test_trust_boundary.py) holds the same rules end to end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+import pytest
+
+from solvers.trusted.core import encode
+from theorems import core, verification
+
+ROW = "kernel_rank.row_lemma"  # quick, with defaults; "default" and "w_max=3" as folders
+T3 = "kernel_rank.three_token_lower_bound"
+OPEN = "conjectures.visible_dimension_bounds_rank"  # an open conjecture
+STANDS = "statement, point and obligations are the installed claim's"
+
+
+def record_of(claim_id: str, parameters: dict | None = None, **fields) -> dict:
+    claim = core.get(claim_id)
+    point = claim.point(parameters or {})
+    record = {"claim": claim.id, "statement": claim.statement_hash(), "parameters": encode(point),
+              "obligations": claim.obligations(point).to_json(), "status": claim.expected, "unknown": None}
+    return record | fields
+
+
+def put(tmp_path, record, claim_folder: str | None = None, folder: str | None = None, raw: bytes | None = None) -> tuple[str, str]:
+    """The record written as ``<claim>/<point>/outcome.json`` (the point's own folder unless named); its path
+    and the sha256 of its bytes (what stage 1 would hand over)."""
+    if folder is None:
+        claim = core.get(record["claim"])
+        folder = core.slug(claim.point(record["parameters"]), claim)
+    base = tmp_path / (claim_folder or record["claim"]) / folder
+    base.mkdir(parents=True, exist_ok=True)
+    path = base / "outcome.json"
+    data = raw if raw is not None else json.dumps(record, indent=1, sort_keys=True).encode()
+    path.write_bytes(data)
+    return str(path), hashlib.sha256(data).hexdigest()
+
+
+def bind(path, sha, claim_id=ROW, earned="verified", claims=None):
+    claims = claims if claims is not None else {claim_id: core.get(claim_id)}
+    return verification.bind(path, claim_id, earned, sha, claims)
+
+
+def test_an_honest_record_is_bound_at_its_point(tmp_path):
+    assert bind(*put(tmp_path, record_of(ROW))) == (True, STANDS, "default")
+    assert bind(*put(tmp_path, record_of(ROW, {"w_max": 3}))) == (True, STANDS, "w_max=3")
+    assert bind(*put(tmp_path, record_of(T3)), claim_id=T3) == (True, STANDS, "default")
+
+
+def test_a_claim_this_process_does_not_speak_for_is_none(tmp_path):
+    path, sha = put(tmp_path, record_of(ROW))
+    assert verification.bind(path, "no.such", "verified", sha, {ROW: core.get(ROW)}) == (None, "no installed claim 'no.such'", "")
+    assert verification.bind(path, ROW, "verified", sha, None) == (None, f"no installed claim {ROW!r}", "")
+    assert verification.bind(path, "x" * 200, "verified", sha, {})[1] == f"no installed claim {'x' * 80!r}"
+
+
+def test_only_the_bytes_stage_1_judged_are_bound(tmp_path):
+    path, sha = put(tmp_path, record_of(ROW))
+    judged = "the outcome file is not the one the checker judged (it changed between the stages)"
+    assert bind(path, "") == (False, judged, "")
+    assert bind(path, "0" * 64) == (False, judged, "")
+    with open(path, "ab") as handle:
+        handle.write(b"\n")
+    assert bind(path, sha) == (False, judged, "")
+    os.remove(path)
+    bound, why, point = bind(path, sha)
+    assert (bound, point) == (False, "") and why == "cannot read the outcome again: No such file or directory"
+
+
+def test_a_link_or_a_fifo_is_not_read_again(tmp_path):
+    path, sha = put(tmp_path, record_of(ROW))
+    link = os.path.join(os.path.dirname(path), "link.json")
+    os.symlink(path, link)
+    bound, why, _ = bind(link, sha)
+    assert bound is False and why.startswith("cannot read the outcome again: ")  # O_NOFOLLOW
+    fifo = os.path.join(os.path.dirname(path), "fifo.json")
+    os.mkfifo(fifo)
+    assert bind(fifo, sha) == (False, "the outcome file is not the one the checker judged (it changed between the stages)", "")
+
+
+def test_a_record_read_with_the_checkers_parser_or_refused(tmp_path):
+    record = json.dumps(record_of(ROW))
+    path, sha = put(tmp_path, None, ROW, "default", raw=b"[1, 2]")
+    assert bind(path, sha) == (False, "not an outcome record", "")
+    path, sha = put(tmp_path, None, ROW, "default", raw=(record[:-1] + ', "status": "refuted"}').encode())
+    bound, why, point = bind(path, sha)
+    assert (bound, point) == (False, "") and "duplicate" in why
+    path, sha = put(tmp_path, None, ROW, "default", raw=record.replace('"unknown": null', '"unknown": 1.5').encode())
+    assert bind(path, sha) == (True, STANDS, "default")  # floats are read (as text), not refused
+
+
+def test_another_statement_is_not_bound(tmp_path):
+    why = f"statement hash differs from the installed {ROW}: the outcome is about another statement"
+    assert bind(*put(tmp_path, record_of(ROW, statement="0" * 64))) == (False, why, "")
+    assert bind(*put(tmp_path, record_of(T3)), claim_id=ROW)[1] == why  # another claim's record
+
+
+def test_parameters_that_are_no_point_of_the_claim(tmp_path):
+    for parameters, words in [({"w_max": 10**9}, "w_max"), ({"no_such": 1}, "no_such")]:
+        record = record_of(ROW) | {"parameters": parameters}
+        bound, why, point = bind(*put(tmp_path / words, record, folder="default"))
+        assert (bound, point) == (False, "") and why.startswith(f"parameters are not a point of {ROW}: ") and words in why
+    for parameters in (["w_max"], "w_max=3", 7):  # not a mapping: the claim's parser raises TypeError/AttributeError
+        bound, why, point = bind(*put(tmp_path / type(parameters).__name__, record_of(ROW) | {"parameters": parameters},
+                                      folder="default"))
+        assert (bound, point) == (False, "") and why.startswith(f"parameters are not a point of {ROW}: "), why
+    # none at all: read as the defaults, but not written as the claim writes them
+    none = record_of(ROW) | {"parameters": None}
+    assert bind(*put(tmp_path / "none", none, folder="default")) == (False, "parameters are not written as the claim reads them", "")
+
+
+def test_parameters_not_written_as_the_claim_reads_them(tmp_path):
+    record = record_of(ROW, {"w_max": 3})
+    written = record | {"parameters": {**record["parameters"], "w_max": "3"}}
+    assert bind(*put(tmp_path, written, folder="w_max=3")) == (False, "parameters are not written as the claim reads them", "")
+    partial = record_of(T3) | {"parameters": {"m_feasible": 3}}  # a default left out: the same point, written otherwise
+    assert bind(*put(tmp_path / "p", partial, folder="default"), claim_id=T3) == (
+        False, "parameters are not written as the claim reads them", "")
+
+
+def test_an_open_conjecture_is_never_bound_as_verified(tmp_path):
+    why = f"{OPEN} is an open conjecture: a check reports it unknown, never verified"
+    assert bind(*put(tmp_path, record_of(OPEN, status="verified")), claim_id=OPEN) == (False, why, "default")
+    unknown = record_of(OPEN, status="unknown", unknown={"why": "open", "partial": True})
+    assert bind(*put(tmp_path / "u", unknown), claim_id=OPEN) == (True, STANDS, "default")
+    assert bind(*put(tmp_path / "r", record_of(OPEN, status="refuted")), claim_id=OPEN) == (True, STANDS, "default")
+
+
+def test_an_unknown_beside_full_discharges_must_say_verified(tmp_path):
+    why = f"every verify obligation is discharged and {ROW} is no open conjecture: the outcome must say verified, not unknown"
+    for reason in ("budget", "undecided", "open"):
+        record = record_of(ROW, status="unknown", unknown={"why": reason, "partial": True})
+        assert bind(*put(tmp_path / reason, record)) == (False, why, "default")
+        assert bind(*put(tmp_path / (reason + "-u"), record), earned="unknown") == (True, STANDS, "default")
+    for unknown in (None, "budget", [1]):  # not a mapping: no reason given, so none that excuses it
+        record = record_of(ROW, status="unknown", unknown=unknown)
+        assert bind(*put(tmp_path / str(type(unknown).__name__), record))[1] == why
+    failed = record_of(ROW, status="unknown", unknown={"why": "not established", "partial": True})
+    assert bind(*put(tmp_path / "failed", failed)) == (True, STANDS, "default")  # a check that went wrong understates
+    assert bind(*put(tmp_path / "refuted", record_of(ROW, status="refuted"))) == (True, STANDS, "default")
+    unknown_open = record_of(OPEN, status="unknown", unknown={"why": "budget", "partial": False})
+    assert bind(*put(tmp_path / "open", unknown_open), claim_id=OPEN) == (True, STANDS, "default")
+
+
+def test_a_point_estimated_above_the_budget_is_refused_before_its_obligations(tmp_path, monkeypatch):
+    claim = core.get(ROW)
+    path, sha = put(tmp_path, record_of(ROW))
+    estimate = claim.cost(claim.point())
+    monkeypatch.setattr(verification, "BIND_BUDGET", estimate)
+    assert bind(path, sha) == (True, STANDS, "default")  # at the budget: bound
+    monkeypatch.setattr(verification, "BIND_BUDGET", estimate / 2)
+    monkeypatch.setattr(type(claim), "obligations", lambda self, point: pytest.fail("obligations stated"))
+    assert bind(path, sha) == (False, f"refused: {ROW} at this point is estimated at {estimate:.0f} s, "
+                                      f"above {estimate / 2:.0f} s", "default")
+
+
+def test_a_claim_whose_own_code_fails_is_a_failed_binding(tmp_path, monkeypatch):
+    claim = core.get(ROW)
+    path, sha = put(tmp_path, record_of(ROW))
+
+    def broken(self, point):
+        raise ZeroDivisionError("x" * 300)
+
+    monkeypatch.setattr(type(claim), "obligations", broken)
+    assert bind(path, sha) == (False, f"{ROW} could not state its obligations: ZeroDivisionError: {'x' * 120}", "default")
+    monkeypatch.undo()
+    monkeypatch.setattr(type(claim), "cost", lambda self, point: [][1])
+    assert bind(path, sha)[1] == f"{ROW} could not state its obligations: IndexError: list index out of range"
+
+
+def test_obligations_other_than_the_claims_are_not_bound(tmp_path):
+    why = f"the obligations recorded differ from those {ROW} states at this point"
+    record = record_of(ROW)
+    other = record | {"obligations": record_of(ROW, {"w_max": 3})["obligations"]}
+    assert bind(*put(tmp_path, other)) == (False, why, "default")
+    dropped = record | {"obligations": {**record["obligations"], "verify": record["obligations"]["verify"][:-1]}}
+    assert bind(*put(tmp_path / "d", dropped)) == (False, why, "default")
+    assert bind(*put(tmp_path / "n", record | {"obligations": None})) == (False, why, "default")
+
+
+def test_a_folder_not_named_by_its_point_is_not_bound(tmp_path):
+    record = record_of(ROW, {"w_max": 3})
+    assert bind(*put(tmp_path, record, folder="default")) == (
+        False, f"the outcome is {ROW} at the point 'w_max=3', but its folder is {ROW}/default", "w_max=3")
+    assert bind(*put(tmp_path / "c", record, claim_folder=T3)) == (
+        False, f"the outcome is {ROW} at the point 'w_max=3', but its folder is {T3}/w_max=3", "w_max=3")
+    assert bind(*put(tmp_path / "e", record, folder="w_max=3\x1b[2J")) == (
+        False, f"the outcome is {ROW} at the point 'w_max=3', but its folder is {ROW}/w_max=3\\x1b[2J", "w_max=3")
+
+
+def test_seconds_weigh_the_order_only_and_never_fail(tmp_path):
+    path, _ = put(tmp_path, record_of(ROW, seconds="2.5"))
+    assert verification._seconds(path) == 2.5
+    for value, expected in ((1.25, 1.25), (-3, 0.0), ("x", 0.0), (None, 0.0), ([1], 0.0), (7, 7.0)):
+        path, _ = put(tmp_path / str(len(str(value))) / str(expected), record_of(ROW, seconds=value))
+        assert verification._seconds(path) == expected, value
+    path, _ = put(tmp_path / "list", None, ROW, "default", raw=b"[1]")
+    assert verification._seconds(path) == 0.0
+    path, _ = put(tmp_path / "bad", None, ROW, "default", raw=b"{")
+    assert verification._seconds(path) == 0.0
+    assert verification._seconds(str(tmp_path / "missing.json")) == 0.0
