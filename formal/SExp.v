@@ -18,7 +18,18 @@
 
     The two first-order bounds of exp come from its power series
     ([res_exp_ge] of formal/SResidual.v and [exp_le_geom] below), not from the
-    standard library's [exp_ineq1_le], which rests on the axiom [classic]. *)
+    standard library's [exp_ineq1_le], which rests on the axiom [classic].
+
+    Print Assumptions of [qexp_sound], [lower_rows_sound], [upper_rows_sound],
+    [differs_pos_sound], [differs_neg_sound], [differs_check_sound] (for every
+    K): the standard reals' [ClassicalDedekindReals.sig_not_dec],
+    [ClassicalDedekindReals.sig_forall_dec] and
+    [FunctionalExtensionality.functional_extensionality_dep], nothing else.
+    An exported file applies them at [K = BigZints], whose proofs are
+    Bignums' [BigZ.spec_*]: these add the axioms that specify Coq's primitive
+    63-bit integers ([Uint63.*_spec], [PrimInt63.*]).  At [K = Zints] a file
+    would rest on the reals' axioms alone, at ~50 times the cost
+    (tests/formal/test_sexp.py checks both lists). *)
 
 From Coq Require Import Reals List QArith Qreals ZArith Lra Lia.
 From Bignums Require Import BigZ.
