@@ -1,0 +1,270 @@
+"""The outcome folder's rules (theorems/store.py), function by function, with each refusal's whole words.
+
+test_store.py holds the same rules through the command line; here each branch of ``is_outcome_folder``,
+``prepare``, ``check_names``, the stage clean-up, ``write``, ``read_all`` and ``write_list`` is pinned, so
+that a change to one of them fails a test that names it (the module's mutation score: docs/mutation.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from solvers import certificates
+from theorems import store
+
+
+def record(claim: str, slug: str = "default", **more) -> dict:
+    return {"claim": claim, "point": slug, "certificates": [], **more}
+
+
+def envelope(name: str) -> dict:
+    return certificates.make("rank-lower", "a.one", "0" * 64, {}, {"name": name})
+
+
+# ------------------------------------------------------------------ whose folder
+
+
+def test_an_outcome_folder_is_marked_empty_or_written_before_the_marker(tmp_path):
+    folder = tmp_path / "o"
+    folder.mkdir()
+    assert store.is_outcome_folder(str(folder))  # empty
+    (folder / "notes.txt").write_text("x")
+    assert not store.is_outcome_folder(str(folder))
+    (folder / store.MARKER).write_text(store.MARKER_TEXT)
+    assert store.is_outcome_folder(str(folder))  # marked: whatever else it holds
+
+    legacy = tmp_path / "legacy"  # outcomes.json, claim folders and attnproof's own dot-files, nothing else
+    (legacy / "kernel_rank.row_lemma" / "default").mkdir(parents=True)
+    assert not store.is_outcome_folder(str(legacy))  # folders alone: no outcomes.json
+    (legacy / store.LIST).write_text("[]")
+    (legacy / ".attnproof-stage-1-x").mkdir()
+    (legacy / ".attnproof-probe").write_text("")
+    assert store.is_outcome_folder(str(legacy))
+    (legacy / "notes.txt").write_text("x")
+    assert not store.is_outcome_folder(str(legacy))  # a file of someone's
+    os.remove(legacy / "notes.txt")
+    os.symlink(tmp_path / "o", legacy / "elsewhere")
+    assert not store.is_outcome_folder(str(legacy))  # a link to a folder is not a claim folder
+    os.remove(legacy / "elsewhere")
+    (legacy / ".hidden").write_text("x")
+    assert not store.is_outcome_folder(str(legacy))  # a dot-file, but not attnproof's
+
+
+def test_prepare_refuses_with_the_reason(tmp_path):
+    def refusal(out) -> str:
+        with pytest.raises(store.OutputError) as raised:
+            store.prepare(out)
+        return str(raised.value)
+
+    file = tmp_path / "results"
+    file.write_text("keep")
+    assert refusal(str(file)) == f"--out {file} exists and is not a folder; choose another --out"
+    assert refusal(str(file / "o")) == f"--out {file / 'o'} cannot be made: {file} is not a folder"
+    assert refusal(str(file / "a" / "b")) == f"--out {file / 'a' / 'b'} cannot be made: {file} is not a folder"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep")
+    assert refusal(str(mine)) == (f"--out {mine} exists and is not an attnproof outcome folder (it has no "
+                                  f"{store.MARKER}); choose another --out (a new or empty folder, or one a check wrote)")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        assert refusal(str(locked)) == f"--out {locked} cannot be written: {locked} is read-only (mode 555)"
+        assert refusal(str(locked / "a" / "b")) == f"--out {locked / 'a' / 'b'} cannot be written: {locked} is read-only (mode 555)"
+    finally:
+        locked.chmod(0o755)
+    store.prepare(str(tmp_path / "new" / "deeper"))  # made later, under a writable folder: accepted
+    store.prepare(str(locked))  # an empty writable folder
+    assert not (tmp_path / "new").exists() and os.listdir(locked) == []  # nothing is made, no probe is left
+    relative = os.path.relpath(tmp_path / "rel", os.getcwd())
+    store.prepare(relative)
+
+
+def test_unwritable_says_why_from_the_mode_the_access_or_a_failed_probe(tmp_path, monkeypatch):
+    folder = tmp_path / "f"
+    folder.mkdir()
+    assert store._unwritable(str(folder)) == ""
+    assert os.listdir(folder) == []  # the probe is removed
+    for mode in (0o555, 0o444, 0o500):
+        folder.chmod(mode)
+        assert store._unwritable(str(folder)) == f"{folder} is read-only (mode {mode:o})"
+    folder.chmod(0o755)
+    monkeypatch.setattr(store.os, "access", lambda path, how: how != os.W_OK | os.X_OK)
+    assert store._unwritable(str(folder)) == f"{folder} is not writable by this user"
+    monkeypatch.undo()
+
+    def full(**kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store.tempfile, "mkstemp", full)
+    assert store._unwritable(str(folder)) == f"cannot write into {folder}: No space left on device"
+    monkeypatch.setattr(store.tempfile, "mkstemp", lambda **kwargs: (_ for _ in ()).throw(OSError("bare")))
+    assert store._unwritable(str(folder)) == f"cannot write into {folder}: bare"
+
+
+def test_a_folder_that_cannot_be_listed_is_refused(tmp_path, monkeypatch):
+    folder = tmp_path / "f"
+    folder.mkdir()
+    monkeypatch.setattr(store.os, "listdir", lambda path: (_ for _ in ()).throw(PermissionError(13, "Permission denied")))
+    with pytest.raises(store.OutputError) as raised:
+        store.prepare(str(folder))
+    assert str(raised.value) == f"--out {folder} cannot be used: Permission denied"
+
+
+def test_check_names_allows_one_plain_folder_name_each():
+    store.check_names([("kernel_rank.row_lemma", "w_max=4"), ("a", "default"), ("a", "x..y")])
+    for pair in [("", "default"), ("a", ""), (".a", "default"), ("a", ".."), ("a", "."), ("a/b", "default"),
+                 ("a", "x/y"), ("a", "x\0y"), ("a", ".hidden")]:
+        with pytest.raises(store.OutputError) as raised:
+            store.check_names([("ok", "default"), pair])
+        bad = next(name for name in pair if not name or name.startswith(".") or "/" in name or "\0" in name)
+        assert str(raised.value) == f"cannot name a folder {bad[:80]!r}: a claim id or point must be one plain folder name"
+    with pytest.raises(store.OutputError, match="cannot name a folder '/" + "x" * 79 + "':"):
+        store.check_names([("/" + "x" * 200, "default")])
+
+
+# ------------------------------------------------------------------ stages
+
+
+def test_stale_stages_of_dead_runs_are_removed_and_others_kept(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    dead_pid = int(dead.stdout)
+    names = {
+        f"{store.STAGE_PREFIX}{dead_pid}-abc": False,  # its run is gone: removed
+        f"{store.STAGE_PREFIX}{os.getpid()}-abc": True,  # this process's own
+        f"{store.STAGE_PREFIX}1-abc": True,  # a live process (init)
+        f"{store.STAGE_PREFIX}x-abc": True,  # not named by a process id
+        f"{store.STAGE_PREFIX}-abc": True,
+        f".other-{dead_pid}-abc": True,  # not a stage
+        "kernel_rank.row_lemma": True,
+    }
+    for name in names:
+        (out / name).mkdir()
+        (out / name / "inside").write_text("x")
+    store._remove_stale_stages(str(out))
+    assert {name: (out / name).exists() for name in names} == names
+
+
+def test_alive_asks_the_system(monkeypatch):
+    assert store._alive(os.getpid())
+    assert store._alive(1)  # init: alive, even if signals to it are not permitted
+
+    def refuses(pid, sig):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(store.os, "kill", refuses)
+    assert store._alive(12345)
+    monkeypatch.setattr(store.os, "kill", lambda pid, sig: (_ for _ in ()).throw(ProcessLookupError()))
+    assert not store._alive(12345)
+    calls = []
+    monkeypatch.setattr(store.os, "kill", lambda pid, sig: calls.append((pid, sig)))
+    assert store._alive(77) and calls == [(77, 0)]  # signal 0: asked, never sent
+
+
+# ------------------------------------------------------------------ writing and reading
+
+
+def test_write_puts_each_point_its_certificates_and_the_marker_and_keeps_the_others(tmp_path):
+    out = str(tmp_path / "o")
+    first = record("a.one", certificates=["00-rank-lower.cert.json"])
+    store.write(out, [("a.one", "default", first, [envelope("one")]), ("a.two", "k=1", record("a.two", "k=1"), [])])
+    with open(os.path.join(out, store.MARKER)) as handle:
+        assert handle.read() == store.MARKER_TEXT
+    with open(os.path.join(out, "a.one", "default", "00-rank-lower.cert.json")) as handle:
+        assert json.load(handle)["data"] == {"name": "one"}
+    with open(os.path.join(out, "a.one", "default", store.OUTCOME)) as handle:
+        text = handle.read()
+    assert json.loads(text) == first and text == json.dumps(first, indent=1, sort_keys=True) + "\n"
+    assert sorted(os.listdir(os.path.join(out, "a.one", "default"))) == ["00-rank-lower.cert.json", store.OUTCOME]
+    with open(os.path.join(out, store.LIST)) as handle:
+        assert [r["claim"] for r in json.load(handle)] == ["a.one", "a.two"]
+    # a later run replaces its own point whole (the old certificate goes) and keeps the others
+    store.write(out, [("a.one", "default", record("a.one", says="new"), [])])
+    assert os.listdir(os.path.join(out, "a.one", "default")) == [store.OUTCOME]
+    with open(os.path.join(out, store.LIST)) as handle:
+        assert [(r["claim"], r.get("says")) for r in json.load(handle)] == [("a.one", "new"), ("a.two", None)]
+    assert sorted(os.listdir(out)) == sorted([store.MARKER, store.LIST, "a.one", "a.two"])  # no stage left
+    # relist=False leaves outcomes.json as it was until a run remakes it
+    store.write(out, [("a.three", "default", record("a.three"), [])], relist=False)
+    with open(os.path.join(out, store.LIST)) as handle:
+        assert [r["claim"] for r in json.load(handle)] == ["a.one", "a.two"]
+    assert [r["claim"] for r in store.write_list(out)] == ["a.one", "a.three", "a.two"]
+
+
+def test_write_refuses_bad_names_before_writing_anything(tmp_path):
+    out = tmp_path / "o"
+    with pytest.raises(store.OutputError):
+        store.write(str(out), [("a.one", "default", record("a.one"), []), ("a.two", "../x", record("a.two"), [])])
+    assert not out.exists()
+
+
+def test_a_failed_write_leaves_no_stage_and_the_marker_is_written_once(tmp_path, monkeypatch):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / store.MARKER).write_text("kept as it is")
+    with pytest.raises(ValueError):  # a certificate list that does not match its envelopes (zip strict)
+        store.write(str(out), [("a.one", "default", record("a.one", certificates=["00-x.cert.json"]), [])])
+    assert sorted(os.listdir(out)) == [store.MARKER] and (out / store.MARKER).read_text() == "kept as it is"
+
+
+def test_the_stage_and_its_folders_get_the_umask(tmp_path):
+    previous = os.umask(0o077)
+    try:
+        store.write(str(tmp_path / "o"), [("a.one", "default", record("a.one"), [])])
+    finally:
+        os.umask(previous)
+    for path in (tmp_path / "o" / "a.one", tmp_path / "o" / "a.one" / "default"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o700, path
+    assert stat.S_IMODE((tmp_path / "o" / "a.one" / "default" / store.OUTCOME).stat().st_mode) == 0o600
+
+
+def test_read_all_reads_every_outcome_and_skips_what_it_cannot(tmp_path, monkeypatch):
+    out = tmp_path / "o"
+    for claim, slug in (("b.two", "default"), ("a.one", "k=2"), ("a.one", "k=1")):
+        (out / claim / slug).mkdir(parents=True)
+        (out / claim / slug / store.OUTCOME).write_text(json.dumps(record(claim, slug)))
+    (out / ".attnproof-stage-1-x" / "default").mkdir(parents=True)  # a stage: never read
+    (out / ".attnproof-stage-1-x" / "default" / store.OUTCOME).write_text(json.dumps(record("stage")))
+    (out / "notes.txt").write_text("not a folder")
+    os.symlink(out / "b.two", out / "linked")  # a link to a claim folder: not read twice
+    for slug, text in (("list", "[1]"), ("broken", "{"), ("deep", "[" * 100_000 + "]" * 100_000)):
+        (out / "c.bad" / slug).mkdir(parents=True)
+        (out / "c.bad" / slug / store.OUTCOME).write_text(text)
+    (out / "c.bad" / "empty").mkdir()  # no outcome.json
+    (out / "c.bad" / "afile").write_text("x")
+    assert [(r["claim"], r["point"]) for r in store.read_all(str(out))] == [("a.one", "k=1"), ("a.one", "k=2"), ("b.two", "default")]
+    big = out / "c.big" / "default"
+    big.mkdir(parents=True)
+    (big / store.OUTCOME).write_text(json.dumps(record("c.bigger.one")))
+    monkeypatch.setattr(store.parse, "MAX_BYTES", len(json.dumps(record("c.bigger.one"))))
+    assert [r["claim"] for r in store.read_all(str(out))] == ["a.one", "a.one", "b.two", "c.bigger.one"]  # at the cap: read
+    monkeypatch.setattr(store.parse, "MAX_BYTES", len(json.dumps(record("c.bigger.one"))) - 1)
+    assert [r["claim"] for r in store.read_all(str(out))] == ["a.one", "a.one", "b.two"]  # above it: left out
+    monkeypatch.undo()
+    real = open
+
+    def unreadable(path, *args, **kwargs):  # as a file of another user's would be
+        if "c.big" in str(path):
+            raise PermissionError(13, "Permission denied")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(store, "open", unreadable, raising=False)
+    assert [r["claim"] for r in store.read_all(str(out))] == ["a.one", "a.one", "b.two"]
+
+
+def test_write_list_writes_what_read_all_reads(tmp_path):
+    out = tmp_path / "o"
+    (out / "a.one" / "default").mkdir(parents=True)
+    (out / "a.one" / "default" / store.OUTCOME).write_text(json.dumps(record("a.one")))
+    listed = store.write_list(str(out))
+    text = (out / store.LIST).read_text()
+    assert listed == [record("a.one")] and text == json.dumps(listed, indent=1, sort_keys=True) + "\n"
