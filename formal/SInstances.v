@@ -15,9 +15,9 @@
       points, computed in Q.
 
     The numeric hypotheses are inequalities between sums of exponentials of
-    rationals: an exported certificate proves each by [interval] (Coq's
-    Interval library) after [sreduce] (formal/SNumeric.v) has unfolded the row
-    into one explicit expression.  Everything else is proved once, here. *)
+    rationals: formal/SExp.v decides them by reflection (a verified enclosure
+    of exp at rationals and row checkers proved sound once).  Everything else
+    is proved once, here. *)
 
 From Coq Require Import Reals List QArith Qreals Lra Lia.
 From AttnProof Require Import SDefs SLemmas SRank SGrouped SResidual.
@@ -28,11 +28,18 @@ Open Scope R_scope.
 
 Definition QR (M : list (list Q)) : list (list R) := map (map Q2R) M.
 
+(** Sums and products in Q reduced at every step ([Qred]): the same rationals,
+    kept short, so [vm_compute] stays fast on large instances. *)
+Definition qsum (l : list Q) : Q := fold_right (fun a b => Qred (a + b)) 0%Q l.
+
 Definition qdot (x y : list Q) : Q :=
-  fold_right Qplus 0%Q (map (fun p => (fst p * snd p)%Q) (combine x y)).
+  qsum (map (fun p => Qred (fst p * snd p)) (combine x y)).
 
 Definition qgram (beta : Q) (X : list (list Q)) : list (list Q) :=
-  map (fun x => map (fun y => (beta * qdot x y)%Q) X) X.
+  map (fun x => map (fun y => Qred (beta * qdot x y)) X) X.
+
+Lemma Q2R_red (x : Q) : Q2R (Qred x) = Q2R x.
+Proof. apply Qeq_eqR, Qred_correct. Qed.
 
 Fixpoint qrow_eqb (a b : list Q) : bool :=
   match a, b with
@@ -64,15 +71,15 @@ Lemma rdot_Q (x y : list Q) : rdot (map Q2R x) (map Q2R y) = Q2R (qdot x y).
 Proof.
   revert y; induction x as [|a x IH]; intros [|b y];
     try (unfold rdot, qdot, ssum; simpl; unfold Q2R; simpl; lra).
-  specialize (IH y). unfold rdot, qdot in *. cbn [map combine fold_right fst snd] in *.
-  rewrite ssum_cons, IH, Q2R_plus, Q2R_mult. reflexivity.
+  specialize (IH y). unfold rdot, qdot, qsum in *. cbn [map combine fold_right fst snd] in *.
+  rewrite ssum_cons, IH, Q2R_red, Q2R_plus, Q2R_red, Q2R_mult. reflexivity.
 Qed.
 
 (** The logits [β X X^T] of rational points are the rationals [qgram β X]. *)
 Lemma gram_Q (beta : Q) (X : list (list Q)) : gram_logits (Q2R beta) (QR X) = QR (qgram beta X).
 Proof.
   unfold gram_logits, qgram, QR. rewrite !map_map. apply map_ext; intro x.
-  rewrite !map_map. apply map_ext; intro y. rewrite rdot_Q, Q2R_mult. reflexivity.
+  rewrite !map_map. apply map_ext; intro y. rewrite rdot_Q, Q2R_red, Q2R_mult. reflexivity.
 Qed.
 
 Definition sphere_check (d : nat) (X : list (list Q)) : bool :=
@@ -240,7 +247,7 @@ Definition product (F G : list (list R)) (N : nat) : list (list R) :=
   map (fun f => map (fun j => ssum (map (fun t => nth t f 0 * nth j (nth t G []) 0) (seq 0 (length G)))) (seq 0 N)) F.
 
 Definition qproduct (F G : list (list Q)) (N : nat) : list (list Q) :=
-  map (fun f => map (fun j => fold_right Qplus 0%Q (map (fun t => (nth t f 0 * nth j (nth t G []) 0)%Q) (seq 0 (length G)))) (seq 0 N)) F.
+  map (fun f => map (fun j => qsum (map (fun t => Qred (nth t f 0 * nth j (nth t G []) 0)%Q) (seq 0 (length G)))) (seq 0 N)) F.
 
 Lemma nth_Q2R (v : list Q) c : nth c (map Q2R v) 0 = Q2R (nth c v 0%Q).
 Proof.
@@ -250,17 +257,17 @@ Qed.
 Lemma nth_QR (M : list (list Q)) t : nth t (QR M) [] = map Q2R (nth t M []).
 Proof. unfold QR. change (@nil R) with (map Q2R (@nil Q)). apply map_nth. Qed.
 
-Lemma ssum_Q (l : list Q) : ssum (map Q2R l) = Q2R (fold_right Qplus 0%Q l).
+Lemma ssum_Q (l : list Q) : ssum (map Q2R l) = Q2R (qsum l).
 Proof.
-  induction l as [|x l IH]; [unfold ssum, Q2R; simpl; lra|].
-  simpl map; rewrite ssum_cons, IH; simpl; rewrite Q2R_plus; reflexivity.
+  induction l as [|x l IH]; [unfold ssum, qsum, Q2R; simpl; lra|].
+  simpl map; rewrite ssum_cons, IH; unfold qsum; cbn [fold_right]; rewrite Q2R_red, Q2R_plus; reflexivity.
 Qed.
 
 Lemma product_Q F G N : product (QR F) (QR G) N = QR (qproduct F G N).
 Proof.
   unfold product, qproduct. unfold QR. rewrite !map_map. apply map_ext; intro f. rewrite !map_map.
   apply map_ext; intro j. rewrite map_length, <- ssum_Q, map_map. f_equal. apply map_ext; intro t.
-  change (map (map Q2R) G) with (QR G). rewrite nth_QR, !nth_Q2R, Q2R_mult. reflexivity.
+  change (map (map Q2R) G) with (QR G). rewrite nth_QR, !nth_Q2R, Q2R_red, Q2R_mult. reflexivity.
 Qed.
 
 (** The row error [Σ_j |w_j e^{l_j} − b_j T|], which is T times

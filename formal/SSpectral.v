@@ -162,9 +162,8 @@ Qed.
 (** ** Computed in Q *)
 
 (** Sums and dot products, reduced to lowest terms at every step (the
-    numbers stay short under [vm_compute]). *)
-Definition qsum (l : list Q) : Q := fold_right (fun x s => Qred (x + s)) 0%Q l.
-Definition qdotr (x y : list Q) : Q := qsum (map (fun p => fst p * snd p)%Q (combine x y)).
+    numbers stay short under [vm_compute]): SInstances' [qsum] and [qdot]. *)
+Definition qdotr (x y : list Q) : Q := qdot x y.
 
 (** The number of columns, and every row of that length. *)
 Definition qncols (M : list (list Q)) : nat := length (hd [] M).
@@ -206,9 +205,7 @@ Proof.
 Qed.
 
 Lemma rdot_Qr (x y : list Q) : rdot (map Q2R x) (map Q2R y) = Q2R (qdotr x y).
-Proof.
-  unfold qdotr. rewrite qsum_R, rdot_Q. unfold qdot. rewrite <- ssum_Q. reflexivity.
-Qed.
+Proof. apply rdot_Q. Qed.
 
 Lemma ncols_QR M : ncols (QR M) = qncols M.
 Proof. destruct M; unfold ncols, qncols, QR; simpl; [reflexivity | apply map_length]. Qed.
