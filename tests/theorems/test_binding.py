@@ -209,3 +209,71 @@ def test_seconds_weigh_the_order_only_and_never_fail(tmp_path):
     path, _ = put(tmp_path / "bad", None, ROW, "default", raw=b"{")
     assert verification._seconds(path) == 0.0
     assert verification._seconds(str(tmp_path / "missing.json")) == 0.0
+
+
+# ------------------------------------------------------------------ the binding process's code, in this process
+
+
+def test_bind_one_answers_for_one_item_and_never_raises(tmp_path, monkeypatch):
+    path, sha = put(tmp_path, record_of(ROW))
+    monkeypatch.setattr(verification, "_CLAIMS", {ROW: core.get(ROW)})
+    assert verification._bind_one([path, ROW, "verified", sha]) == [path, True, STANDS, "default"]
+    assert verification._bind_one([path, "no.such", "verified", sha]) == [path, None, "no installed claim 'no.such'", ""]
+    monkeypatch.setattr(verification, "bind", lambda *args: (_ for _ in ()).throw(KeyError("y" * 300)))
+    assert verification._bind_one([path, ROW, "verified", sha]) == [path, False, f"binding failed: KeyError: {repr('y' * 300)[:160]}", ""]
+
+
+def test_the_builtin_scope_loads_the_packages_claims_and_no_plugin():
+    claims, broken, plugin = verification._load_scope(verification.BUILTIN)
+    assert broken == "" and plugin == {}
+    assert {cid.split(".")[0] for cid in claims} == {"kernel_rank", "softmax_rank", "conjectures"}
+    assert ROW in claims and OPEN in claims and all(claims[cid].id == cid for cid in claims)
+
+
+def _serve(monkeypatch, request: dict | str, jobs: int = 1) -> tuple[int, list]:
+    """``_binding_main`` in this process: ``request`` on stdin, the answer lines read from its pipe."""
+    import io
+
+    read, write = os.pipe()
+    monkeypatch.setattr(verification.sys, "stdin", io.StringIO(request if isinstance(request, str) else json.dumps(request)))
+    try:
+        status = verification._binding_main(["--answers", str(write), "--jobs", str(jobs)])
+    finally:
+        os.close(write)
+        import gc
+
+        gc.unfreeze()
+    with os.fdopen(read, "rb") as pipe:
+        lines = pipe.read().decode().splitlines()
+    return status, lines
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_binding_process_answers_each_item_with_its_nonce_longest_check_first(tmp_path, monkeypatch, jobs):
+    short, sha_short = put(tmp_path / "s", record_of(ROW))
+    long, sha_long = put(tmp_path / "l", record_of(ROW, {"w_max": 3}))
+    other = str(tmp_path / "missing.json")
+    items = [[short, ROW, "verified", 1.0, sha_short], [long, ROW, "verified", 5.0, sha_long], [other, "no.such", "verified", 3, ""]]
+    status, lines = _serve(monkeypatch, {"nonce": "abc", "scope": verification.BUILTIN, "items": items}, jobs)
+    assert status == 0
+    assert [line.split(" ", 1)[0] for line in lines] == ["abc"] * 3
+    answers = [json.loads(line.split(" ", 1)[1]) for line in lines]
+    assert answers == [[long, True, STANDS, "w_max=3"], [other, None, "no installed claim 'no.such'", ""],
+                       [short, True, STANDS, "default"]]
+
+
+def test_an_empty_request_is_answered_with_nothing(monkeypatch):
+    assert _serve(monkeypatch, "  \n") == (0, [])
+    assert _serve(monkeypatch, {"nonce": "n", "scope": verification.BUILTIN, "items": []}, 2) == (0, [])
+
+
+def test_claims_that_cannot_be_loaded_fail_every_item_of_the_builtin_scope(tmp_path, monkeypatch):
+    path, sha = put(tmp_path, record_of(ROW))
+    monkeypatch.setattr(verification, "_load_scope", lambda scope: ({}, "ImportError: broken", {}))
+    status, lines = _serve(monkeypatch, {"nonce": "n", "scope": verification.BUILTIN, "items": [[path, ROW, "verified", 0, sha]]})
+    assert status == 0 and lines == ["n " + json.dumps([path, False, "the installed claims cannot be loaded: ImportError: broken", ""])]
+    plugin = {"origin": "conjectures/x.py", "file": "/x.py", "sha256": "f" * 64}
+    monkeypatch.setattr(verification, "_load_scope", lambda scope: ({}, "SyntaxError: bad", plugin))
+    status, lines = _serve(monkeypatch, {"nonce": "n", "scope": "file:x.py", "items": [[path, ROW, "verified", 0, sha]]})
+    assert status == 0 and lines == ["n " + json.dumps(plugin),
+                                     "n " + json.dumps([path, None, "the plugin file:x.py cannot be loaded: SyntaxError: bad", ""])]
