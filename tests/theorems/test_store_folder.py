@@ -268,3 +268,46 @@ def test_write_list_writes_what_read_all_reads(tmp_path):
     listed = store.write_list(str(out))
     text = (out / store.LIST).read_text()
     assert listed == [record("a.one")] and text == json.dumps(listed, indent=1, sort_keys=True) + "\n"
+
+
+def test_the_probe_is_made_in_the_folder_itself_and_named_as_attnproofs(tmp_path, monkeypatch):
+    """A read-only mount keeps its w bits: only a file made *in* the folder tells; a probe left by a crash is
+    one of attnproof's own dot-files, so the folder stays an outcome folder."""
+    made, real = [], store.tempfile.mkstemp
+
+    def spy(**kwargs):
+        fd, path = real(**kwargs)
+        made.append((os.path.dirname(path), os.path.basename(path)))
+        return fd, path
+
+    monkeypatch.setattr(store.tempfile, "mkstemp", spy)
+    assert store._unwritable(str(tmp_path)) == ""
+    [(folder, name)] = made
+    assert folder == str(tmp_path) and name.startswith(".attnproof-probe-")
+    assert not os.path.exists(os.path.join(folder, name))
+
+
+def test_write_stages_inside_the_folder_with_the_users_umask_and_clears_stale_stages(tmp_path, monkeypatch):
+    """The stage is a folder of OUT (renames out of it are atomic: one file system), mode 0777 less the umask;
+    a stage left by a run that died is removed by the next write."""
+    out = tmp_path / "o"
+    out.mkdir()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    stale = out / f"{store.STAGE_PREFIX}{int(dead.stdout)}-x"
+    stale.mkdir()
+    seen, real = [], os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        stage = os.path.relpath(src, out).split(os.sep)[0]
+        if stage.startswith(store.STAGE_PREFIX):
+            seen.append(stat.S_IMODE(os.stat(out / stage).st_mode))
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(store.os, "replace", replace)
+    previous = os.umask(0o027)
+    try:
+        store.write(str(out), [("a.one", "default", record("a.one"), [])])
+    finally:
+        os.umask(previous)
+    assert seen and set(seen) == {0o750}
+    assert not stale.exists() and sorted(os.listdir(out)) == sorted([store.MARKER, store.LIST, "a.one"])
