@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -311,3 +312,23 @@ def test_write_stages_inside_the_folder_with_the_users_umask_and_clears_stale_st
         os.umask(previous)
     assert seen and set(seen) == {0o750}
     assert not stale.exists() and sorted(os.listdir(out)) == sorted([store.MARKER, store.LIST, "a.one"])
+
+
+def test_a_stale_stage_is_named_by_the_process_id_before_its_first_dash_and_a_race_to_clear_it_is_no_error(tmp_path, monkeypatch):
+    out = tmp_path / "o"
+    out.mkdir()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    stale = out / f"{store.STAGE_PREFIX}{int(dead.stdout)}-a-b"  # the id is what comes before the first dash
+    stale.mkdir()
+    store._remove_stale_stages(str(out))
+    assert not stale.exists()
+    stale.mkdir()
+    real = shutil.rmtree
+
+    def raced(path, *args, **kwargs):  # another run cleared it first
+        real(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(store.shutil, "rmtree", raced)
+    store._remove_stale_stages(str(out))
+    assert not stale.exists()
