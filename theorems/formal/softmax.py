@@ -39,6 +39,12 @@ __all__ = ["proposition", "approx_rank", "duality", "row_shift", "visible_dimens
 # checked row costs t of them (t = the precision, 50 at first; ~0.4 ms of vm_compute per exponential
 # at t = 50, so the limit is about a minute of Coq).  Larger instances are not exported, and say so.
 SIZE_LIMIT = 8_000_000
+# The exact checks around the exponentials cost more than they on large instances (measured under load on
+# 2 cores: the 79 x 79 upper bound of certified_rank_bounds, n N k = 118,561 products, about 95 s with its
+# logits; 64 x 64 x 37 about 140 s; 128 x 128 x 77 more than 4 minutes; a lower bound on 64 rows of 128
+# points 3 minutes).  Beyond these, a certificate is not exported, and says so.
+PRODUCT_LIMIT = 120_000  # n N k: the entries of B = F G times its inner dimension
+GROUPED_LIMIT = 2_500  # chosen rows x columns of a lower bound
 
 
 def _q(value: Fraction) -> str:
@@ -271,6 +277,9 @@ def approx_rank(data: dict, statement: str) -> str:
                   for g in terms.listof(data["groups"], "groups")]
         if len(groups) != len(rows) or max(rows) >= n:
             raise ValueError("rows and groups do not match the instance")
+        if len(rows) * N > GROUPED_LIMIT:
+            raise ValueError(f"{len(rows)} chosen rows x {N} columns = {len(rows) * N}, more than {GROUPED_LIMIT} "
+                             "(the largest lower bound Coq is asked about by default)")
         flat = [c for g in groups for c in g]
         t = _precision(lambda t: all(_lower_ok(t, m, L[r], g, flat, eps) for r, g in zip(rows, groups)),
                        len(rows) * N, "a chosen row's margin")
@@ -282,6 +291,9 @@ def approx_rank(data: dict, statement: str) -> str:
         F, G = _matrix(data["left"], "left"), _matrix(data["right"], "right")
         if len(F) != n or len(G[0]) != N or any(len(f) != len(G) for f in F):
             raise ValueError("left and right do not multiply to the instance's shape")
+        if n * N * len(G) > PRODUCT_LIMIT:
+            raise ValueError(f"B = F G of {n} x {len(G)} x {N} = {n * N * len(G)} products, more than {PRODUCT_LIMIT} "
+                             "(the largest upper bound Coq is asked about by default)")
         B = [[sum((f[t] * G[t][j] for t in range(len(G))), Fraction(0)) for j in range(N)] for f in F]
         t = _precision(lambda t: all(_upper_ok(t, m, L[i], B[i], eps) for i in range(n)), n * N, "a row's error")
         out.append(f"Definition F : list (list Q) := ({_qtable(F)})%Q.\n"
