@@ -229,32 +229,35 @@ def test_the_stage_and_its_folders_get_the_umask(tmp_path):
 
 
 def test_read_all_reads_every_outcome_and_skips_what_it_cannot(tmp_path, monkeypatch):
+    """What cannot be read is skipped, and only it: each bad entry sorts before good points of the same claim
+    folder (and before good claim folders), so that stopping at it would lose them."""
     out = tmp_path / "o"
     for claim, slug in (("b.two", "default"), ("a.one", "k=2"), ("a.one", "k=1")):
         (out / claim / slug).mkdir(parents=True)
         (out / claim / slug / store.OUTCOME).write_text(json.dumps(record(claim, slug)))
     (out / ".attnproof-stage-1-x" / "default").mkdir(parents=True)  # a stage: never read
     (out / ".attnproof-stage-1-x" / "default" / store.OUTCOME).write_text(json.dumps(record("stage")))
-    (out / "notes.txt").write_text("not a folder")
-    os.symlink(out / "b.two", out / "linked")  # a link to a claim folder: not read twice
-    for slug, text in (("list", "[1]"), ("broken", "{"), ("deep", "[" * 100_000 + "]" * 100_000)):
-        (out / "c.bad" / slug).mkdir(parents=True)
-        (out / "c.bad" / slug / store.OUTCOME).write_text(text)
-    (out / "c.bad" / "empty").mkdir()  # no outcome.json
-    (out / "c.bad" / "afile").write_text("x")
+    (out / "a-notes.txt").write_text("not a folder")
+    os.symlink(out / "b.two", out / "a-linked")  # a link to a claim folder: not read twice
+    for slug, text in (("a-list", "[1]"), ("a-broken", "{"), ("a-deep", "[" * 100_000 + "]" * 100_000)):
+        (out / "a.one" / slug).mkdir(parents=True)
+        (out / "a.one" / slug / store.OUTCOME).write_text(text)
+    (out / "a.one" / "a-empty").mkdir()  # no outcome.json
+    (out / "a.one" / "a-file").write_text("x")
+    (out / "a.one" / "a-folder" / store.OUTCOME).mkdir(parents=True)  # not a file
     assert [(r["claim"], r["point"]) for r in store.read_all(str(out))] == [("a.one", "k=1"), ("a.one", "k=2"), ("b.two", "default")]
-    big = out / "c.big" / "default"
+    big = out / "a.one" / "a-big"  # another claim's record, in a folder read before k=1
     big.mkdir(parents=True)
     (big / store.OUTCOME).write_text(json.dumps(record("c.bigger.one")))
     monkeypatch.setattr(store.parse, "MAX_BYTES", len(json.dumps(record("c.bigger.one"))))
-    assert [r["claim"] for r in store.read_all(str(out))] == ["a.one", "a.one", "b.two", "c.bigger.one"]  # at the cap: read
+    assert [r["claim"] for r in store.read_all(str(out))] == ["c.bigger.one", "a.one", "a.one", "b.two"]  # at the cap: read
     monkeypatch.setattr(store.parse, "MAX_BYTES", len(json.dumps(record("c.bigger.one"))) - 1)
     assert [r["claim"] for r in store.read_all(str(out))] == ["a.one", "a.one", "b.two"]  # above it: left out
     monkeypatch.undo()
     real = open
 
     def unreadable(path, *args, **kwargs):  # as a file of another user's would be
-        if "c.big" in str(path):
+        if "a-big" in str(path):
             raise PermissionError(13, "Permission denied")
         return real(path, *args, **kwargs)
 
