@@ -485,8 +485,8 @@ stale        an outcome made for another statement than the installed claim's (i
              the claim as it now reads: attnproof check CLAIM again. A conjecture whose head was edited
              without its sentence is marked STALE SENTENCE in the report until the sentence is rewritten.
 relation     how a claim serves its paper's sentence: reads it, a finite step of an asymptotic, a lemma toward
-             it, a tempting variant (refuting one says nothing against the paper), a conjecture; in the report
-             also an analogue on other data (not the paper's own).
+             it, a tempting variant (refuting one says nothing against the paper), an analogue (the
+             sentence's experiment on other data, not the paper's own; the report names the data), a conjecture.
 """
 HELP_TOPICS = {"concepts": CONCEPTS}
 EPILOG = ("A verdict is established only by the trusted checker: obligation, judgment, rung, verified vs proved "

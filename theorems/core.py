@@ -44,7 +44,8 @@ LADDER = {
     "stated": "stated, not checked",
 }
 # How a claim serves its paper sentence (the report groups claims under their sentence by it).
-RELATIONS = ("reads it", "a lemma toward it", "a tempting variant, refuted", "a finite step of an asymptotic", "a conjecture")
+RELATIONS = ("reads it", "a lemma toward it", "a tempting variant, refuted", "a finite step of an asymptotic",
+             "an analogue, not the paper's data", "a conjecture")
 PAPERS = {
     "2608.11427": "Three Tokens Force Exponential Feature Rank in Nonnegative Kernel Attention",
     "2608.28150": "The Approximation Rank of Softmax Attention",

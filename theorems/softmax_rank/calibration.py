@@ -386,6 +386,7 @@ class Calibration(Claim):
              "(the heads and sentences its points name; 4 of 72 heads, one sentence by default)")
     # the paper's set is BERT-base (84 heads); this claim checks another model of the same architecture
     analogue = "an analogue on all-MiniLM-L6-v2 (72 heads, BERT architecture), not the paper's BERT-base set"
+    relation = "an analogue, not the paper's data"  # the registered word; the report shows `analogue`, which names the data
     expected = "verified"
     established = "verified"
     uses = ("softmax_rank.row_scalar_quotient", "softmax_rank.residual_error", "softmax_rank.certified_rank_bounds")
