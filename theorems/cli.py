@@ -381,9 +381,7 @@ def cmd_report(args) -> int:
     args.outcomes = args.outcomes if explicit else DEFAULT_OUT
     if not os.path.isfile(os.path.join(args.outcomes, "outcomes.json")):
         if explicit:
-            what = "does not exist" if not os.path.lexists(args.outcomes) else "holds no outcomes.json"
-            raise UsageError(f"--outcomes {args.outcomes} {what}: give the folder of a check "
-                             f"(attnproof check --out {args.outcomes} makes one)")
+            raise UsageError(_no_outcomes(args.outcomes))
         print(printable(f"no outcomes in {args.outcomes}: running the default check first"), file=sys.stderr)
         cmd_check(build_parser().parse_args(["check", "--out", args.outcomes]))  # the report says what is not as expected
     try:
@@ -401,6 +399,29 @@ def cmd_report(args) -> int:
         print(printable(f"Coq accepted {sum(1 for o in filed if o.accepted)} of {len(filed)} obligation file(s) "
                         f"({len(written.coq.obligations) - len(filed)} obligation(s) have no Coq counterpart)"))
     return 0 if written.as_expected else 1
+
+
+def _no_outcomes(folder: str) -> str:
+    """Why ``--outcomes folder`` is refused, with a fix that is itself accepted: the outcome folder above it
+    when it is inside one, ``check --out`` when check would write there, otherwise a new folder."""
+    from theorems import store
+
+    shown = printable(folder)
+    if not os.path.lexists(folder):
+        return f"--outcomes {shown} does not exist: give the folder of a check (attnproof check --out {shown} makes one)"
+    above = os.path.dirname(os.path.abspath(folder))
+    while True:  # a claim's or a point's folder inside a check's folder: name the check's folder
+        if os.path.isfile(os.path.join(above, "outcomes.json")):
+            return f"--outcomes {shown} holds no outcomes.json: it is inside the outcome folder {printable(above)}; give that"
+        if os.path.dirname(above) == above:
+            break
+        above = os.path.dirname(above)
+    if os.path.isdir(folder) and store.is_outcome_folder(os.path.abspath(folder)):  # check would write there
+        return (f"--outcomes {shown} holds no outcomes.json: give the folder of a check "
+                f"(attnproof check --out {shown} makes one)")
+    # check refuses to write into a folder that is not its own: suggest a new one, never that
+    return (f"--outcomes {shown} holds no outcomes.json and is not an outcome folder: give the folder of a check "
+            f"(attnproof check --out NEW_FOLDER makes one, then attnproof report --outcomes NEW_FOLDER)")
 
 
 # -------------------------------------------------------------------- list

@@ -17,3 +17,34 @@ def test_calibration_is_an_analogue_in_list_and_report(capsys):
     assert model.relation_of(claim) == ("an analogue on all-MiniLM-L6-v2 (72 heads, BERT architecture), "
                                         "not the paper's BERT-base set")
     assert model.role_of(claim) == "analogue"
+
+
+SMALL = ["rank_one_short", "--param", "m=3", "--param", "m_statistic=20"]
+
+
+def _suggested(err: str) -> list[str]:
+    """The command a refusal suggests: "(attnproof WORDS makes one"."""
+    start = err.index("(attnproof ") + len("(attnproof ")
+    return err[start:].split(" makes one")[0].split()
+
+
+def test_report_outcomes_suggests_only_a_fix_that_is_accepted(tmp_path, capsys):
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "notes.txt").write_text("mine")
+    assert main(["report", "--outcomes", str(junk), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--out {junk}" not in err  # check would refuse to write into it
+    suggested = _suggested(err)
+    assert suggested[:2] == ["check", "--out"]
+    assert main([*suggested[:2], str(tmp_path / "new"), *SMALL]) == 0  # the suggestion, with a new folder, runs
+    capsys.readouterr()
+    # a claim's folder inside a check's folder: the check's folder is named, and it is accepted
+    inner = tmp_path / "new" / "kernel_rank.rank_one_short"
+    assert main(["report", "--outcomes", str(inner), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert f"inside the outcome folder {tmp_path / 'new'}; give that" in err
+    # a folder that does not exist: check --out makes it, so that is the suggestion
+    missing = tmp_path / "missing"
+    assert main(["report", "--outcomes", str(missing), "--out", str(tmp_path / "r")]) == 2
+    assert _suggested(capsys.readouterr().err) == ["check", "--out", str(missing)]
