@@ -655,7 +655,11 @@ _positive_int = _positive(int, "an integer >= 1")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # one line naming the command's own help, not the top-level usage
+        print(printable(f"attnproof {args.command}: error: unrecognized argument(s): {' '.join(unknown)} "
+                        f"(attnproof {args.command} --help lists its options)"), file=sys.stderr)
+        return 2
     try:
         status = args.func(args)
         sys.stdout.flush()  # a reader that went away is found here, not in the interpreter's exit

@@ -48,3 +48,11 @@ def test_report_outcomes_suggests_only_a_fix_that_is_accepted(tmp_path, capsys):
     missing = tmp_path / "missing"
     assert main(["report", "--outcomes", str(missing), "--out", str(tmp_path / "r")]) == 2
     assert _suggested(capsys.readouterr().err) == ["check", "--out", str(missing)]
+
+
+def test_unknown_option_is_one_line_naming_the_command(capsys):
+    assert main(["check", "--frobnicate"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "usage:" not in captured.err
+    assert "attnproof check: error: unrecognized argument(s): --frobnicate" in captured.err
+    assert "attnproof check --help" in captured.err
