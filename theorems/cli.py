@@ -116,9 +116,11 @@ def select(names: list[str]) -> list[Claim]:
 def parse_params(items: list[str], claims: list[Claim]) -> dict[str, list[dict]]:
     """``NAME=V1,V2`` (every selected claim with NAME) or ``CLAIM:NAME=V``; returns the points per claim.
 
-    Several values give several points (their product over parameters).
+    Several values give several points (their product over parameters).  A name set twice for one claim
+    is refused, except that ``CLAIM:NAME=V`` wins over ``NAME=V`` (in either order).
     """
     chosen: dict[str, dict[str, list[str]]] = {c.id: {} for c in claims}
+    given: dict[tuple[str, str], tuple[str, bool]] = {}  # (claim, name): the item that set it, and whether it named the claim
     for item in items:
         if "=" not in item:
             raise UsageError(f"--param takes NAME=VALUE (or CLAIM:NAME=VALUE), got {item!r}")
@@ -138,7 +140,13 @@ def parse_params(items: list[str], claims: list[Claim]) -> dict[str, list[dict]]
             names = sorted({p.name for c in targets for p in c.parameters})
             raise UsageError(f"--param {item!r}: no selected claim has a parameter {name!r} (known: {', '.join(names)})")
         for claim in having:
-            chosen[claim.id][name] = values
+            before = given.get((claim.id, name))
+            if before is not None and before[1] == bool(target):  # the same name set twice: never silently the last
+                raise UsageError(f"--param {item!r}: {name} of {claim.id} is already set by --param {before[0]!r}; "
+                                 f"give several values in one --param ({name}=V1,V2) for several points")
+            if before is None or target:  # CLAIM:NAME=V wins over NAME=V, in either order
+                chosen[claim.id][name] = values
+                given[(claim.id, name)] = (item, bool(target))
     points = {}
     for claim in claims:
         grid = chosen[claim.id]

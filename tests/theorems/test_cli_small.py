@@ -56,3 +56,16 @@ def test_unknown_option_is_one_line_naming_the_command(capsys):
     assert captured.out == "" and captured.err.count("\n") == 1 and "usage:" not in captured.err
     assert "attnproof check: error: unrecognized argument(s): --frobnicate" in captured.err
     assert "attnproof check --help" in captured.err
+
+
+def test_a_parameter_given_twice_is_refused_not_silently_the_last(capsys):
+    assert main(["check", "rank_one_short", "--param", "m=3", "--param", "m=4", "--estimate"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already set by --param 'm=3'" in err and "m=V1,V2" in err
+    # a claim's own setting wins over the general one, in either order
+    for params in (["m=3", "rank_one_short:m=5"], ["rank_one_short:m=5", "m=3"]):
+        assert main(["check", "rank_one_short", *(w for p in params for w in ("--param", p)), "--estimate"]) == 0
+        assert "m=5 " in capsys.readouterr().out
+    # several values in one --param remain several points
+    assert main(["check", "rank_one_short", "--param", "m=3,4", "--estimate"]) == 0
+    assert "2 point(s)" in capsys.readouterr().out
