@@ -18,15 +18,18 @@ import itertools
 import json
 import keyword
 import os
+import re
 import sys
 import tempfile
 import time
+from fractions import Fraction
 
 from solvers import certificates  # solvers.parallel (multiprocessing) is imported by check alone
 from solvers.trusted.core import MAX_WORK
 from theorems import __version__
 from theorems.core import (
-    Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, error_words, get, raised, registry, slug,
+    _RATIONAL_TEXT, Budget, Claim, Evidence, Outcome, ParameterError, Refused, RegistrationError, error_words, get, raised,
+    registry, slug,
 )
 from theorems.store import CHECK_FORMAT, OutputError
 from theorems.terminal import format_seconds, printable  # rich is imported by terminal only when it draws
@@ -149,11 +152,35 @@ def parse_params(items: list[str], claims: list[Claim]) -> dict[str, list[dict]]
                 given[(claim.id, name)] = (item, bool(target))
     points = {}
     for claim in claims:
-        grid = chosen[claim.id]
+        kinds = {p.name: p.kind for p in claim.parameters}
+        grid = {n: [_exact(v) if kinds.get(n) is Fraction else v for v in vs] for n, vs in chosen[claim.id].items()}
         names = list(grid)
-        points[claim.id] = [claim_code(claim, "the parameter check", claim.point, dict(zip(names, combo)))
-                            for combo in itertools.product(*(grid[n] for n in names))]
+        try:
+            points[claim.id] = [claim_code(claim, "the parameter check", claim.point, dict(zip(names, combo)))
+                                for combo in itertools.product(*(grid[n] for n in names))]
+        except ParameterError as exc:
+            spelt = all(_RATIONAL_TEXT.fullmatch(v.strip()) for n, vs in grid.items() if kinds.get(n) is Fraction for v in vs)
+            if spelt or "must be a rational" not in str(exc):  # a value out of range: the range says it all
+                raise
+            raise ParameterError(f"{exc} (a rational is written as an integer, p/q, a decimal, or a decimal with "
+                                 f"an exponent of at most two digits: 1/10, 0.1, 1e-1)") from None
     return points
+
+
+_SCIENTIFIC = re.compile(r"(-?[0-9]{1,40}(?:\.[0-9]{1,40})?)[eE]([+-]?[0-9]{1,2})")
+
+
+def _exact(text: str) -> str:
+    """A decimal with an exponent (``1e-1``, ``2.5E3``) as the exact rational it names (``1/10``, ``2500``); any
+    other text unchanged, for the parameter's own check.  The exponent is bounded (two digits) and so is the
+    result (40 digits each side, as the parameter check reads), so no spelling makes a huge number."""
+    found = _SCIENTIFIC.fullmatch(text.strip())
+    if not found:
+        return text
+    value = Fraction(found.group(1)) * Fraction(10) ** int(found.group(2))
+    if len(str(abs(value.numerator))) > 40 or len(str(value.denominator)) > 40:
+        return text
+    return str(value)  # "1/10", "2500", "-3/4"
 
 
 def sizes(claim: Claim, point: dict) -> dict:

@@ -69,3 +69,19 @@ def test_a_parameter_given_twice_is_refused_not_silently_the_last(capsys):
     # several values in one --param remain several points
     assert main(["check", "rank_one_short", "--param", "m=3,4", "--estimate"]) == 0
     assert "2 point(s)" in capsys.readouterr().out
+
+
+def test_a_rational_may_be_written_with_an_exponent(capsys):
+    from theorems.cli import claims_registered, parse_params
+    from fractions import Fraction
+    claim = claims_registered()["softmax_rank.calibration"]
+    for text in ("1e-1", "1E-1", "0.1", "1/10", "10e-2"):
+        assert parse_params([f"epsilon={text}"], [claim])[claim.id][0]["epsilon"] == Fraction(1, 10)
+    assert parse_params(["epsilon=2.5e-1"], [claim])[claim.id][0]["epsilon"] == Fraction(1, 4)
+    # a spelling it does not read names the spellings it does; a value out of range names the range alone
+    assert main(["check", "softmax_rank.calibration", "--param", "epsilon=1e-400", "--estimate"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "1/10, 0.1, 1e-1" in err
+    assert main(["check", "softmax_rank.calibration", "--param", "epsilon=1e5", "--estimate"]) == 2
+    err = capsys.readouterr().err
+    assert "[1/1000, 99/100]" in err and "1e-1" not in err
