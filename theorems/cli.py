@@ -329,6 +329,7 @@ def cmd_verify(args) -> int:
     """Stage 1, the isolated checker; stage 2, the binding to the installed claims (see theorems.verification)."""
     from theorems import verification
 
+    args.paths = _folders(args.paths)
     result = _verified(args.paths, args.max_work, coq=getattr(args, "coq", False))
     for line in verification.lines(result, args.paths, details=args.details):
         print(printable(line))
@@ -350,6 +351,14 @@ def cmd_verify(args) -> int:
     for line in formal.lines(done, result, args.paths, details=args.details):
         print(printable(line))
     return 0 if result.ok and formal.accepted(done) else 1
+
+
+def _folders(paths: list[str]) -> list[str]:
+    """An outcome's file (``.../outcome.json``) or a check's list (``.../outcomes.json``) named as a path is read
+    as the folder that holds it: the certificates beside it are its own (a certificate file stays a file)."""
+    named = [os.path.dirname(p) or "." if os.path.basename(p) in ("outcome.json", "outcomes.json") and os.path.isfile(p)
+             else p for p in paths]
+    return list(dict.fromkeys(named))
 
 
 def _verified(paths: list[str], max_work: int, coq: bool = False):
@@ -381,6 +390,7 @@ def cmd_export(args) -> int:
 
     if os.path.lexists(args.coq) and (not os.path.isdir(args.coq) or os.listdir(args.coq)):
         raise UsageError(f"--coq {args.coq}: not an empty folder (the export never writes over files)")
+    args.paths = _folders(args.paths)
     result = _verified(args.paths, args.max_work)
     done = formal.export(result, args.coq)
     written = sum(1 for o in done.obligations if o.file)

@@ -85,3 +85,15 @@ def test_a_rational_may_be_written_with_an_exponent(capsys):
     assert main(["check", "softmax_rank.calibration", "--param", "epsilon=1e5", "--estimate"]) == 2
     err = capsys.readouterr().err
     assert "[1/1000, 99/100]" in err and "1e-1" not in err
+
+
+def test_verify_reads_an_outcome_file_as_its_folder(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main(["check", *SMALL, "--out", str(out)]) == 0
+    capsys.readouterr()
+    outcome = next(out.glob("kernel_rank.rank_one_short/*/outcome.json"))
+    assert main(["verify", str(outcome)]) == 0
+    text = capsys.readouterr().out
+    assert "missing from" not in text and "verified stands" in text and "1 of 1 outcome(s) stand" in text
+    assert main(["verify", str(out / "outcomes.json")]) == 0
+    assert "1 of 1 outcome(s) stand" in capsys.readouterr().out
