@@ -250,16 +250,73 @@ def _serve(monkeypatch, request: dict | str, jobs: int = 1) -> tuple[int, list]:
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_the_binding_process_answers_each_item_with_its_nonce_longest_check_first(tmp_path, monkeypatch, jobs):
-    short, sha_short = put(tmp_path / "s", record_of(ROW))
-    long, sha_long = put(tmp_path / "l", record_of(ROW, {"w_max": 3}))
-    other = str(tmp_path / "missing.json")
-    items = [[short, ROW, "verified", 1.0, sha_short], [long, ROW, "verified", 5.0, sha_long], [other, "no.such", "verified", 3, ""]]
+    # the folders sort otherwise than the recorded seconds, so that the order said is the seconds'
+    short, sha_short = put(tmp_path / "a", record_of(ROW))
+    long, sha_long = put(tmp_path / "c", record_of(ROW, {"w_max": 3}))
+    other = str(tmp_path / "b" / "missing.json")
+    items = [[short, ROW, "verified", 1.0, sha_short], [long, ROW, "verified", "5.5", sha_long], [other, "no.such", "verified", 3, ""]]
     status, lines = _serve(monkeypatch, {"nonce": "abc", "scope": verification.BUILTIN, "items": items}, jobs)
     assert status == 0
     assert [line.split(" ", 1)[0] for line in lines] == ["abc"] * 3
     answers = [json.loads(line.split(" ", 1)[1]) for line in lines]
     assert answers == [[long, True, STANDS, "w_max=3"], [other, None, "no installed claim 'no.such'", ""],
                        [short, True, STANDS, "default"]]
+
+
+def _by_process(path, claim, earned, sha256, claims):
+    """A stand-in for ``bind``: the process that bound the item; one whose path says ``die`` ends it (once, if a
+    marker beside it can be made, or every time)."""
+    name = os.path.basename(path)
+    if name.startswith("die"):
+        marker = path + ".died"
+        if name == "die-always" or not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(3)
+    return True, str(os.getpid()), name
+
+
+def _pids(lines) -> list:
+    return [(json.loads(line.split(" ", 1)[1])[3], int(json.loads(line.split(" ", 1)[1])[2])) for line in lines]
+
+
+def test_one_job_or_one_item_binds_in_the_process_itself_and_more_in_forked_workers(tmp_path, monkeypatch):
+    monkeypatch.setattr(verification, "bind", _by_process)
+    items = [[str(tmp_path / f"p{k}"), ROW, "verified", k, ""] for k in range(4)]
+    request = {"nonce": "n", "scope": verification.BUILTIN, "items": items}
+    for argv_jobs in (1, None):  # --jobs 1, or no --jobs at all: one process
+        import io
+
+        read, write = os.pipe()
+        monkeypatch.setattr(verification.sys, "stdin", io.StringIO(json.dumps(request)))
+        argv = ["--answers", str(write)] + ([] if argv_jobs is None else ["--jobs", str(argv_jobs)])
+        assert verification._binding_main(argv) == 0
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            said = _pids(pipe.read().decode().splitlines())
+        assert [name for name, _ in said] == ["p3", "p2", "p1", "p0"] and {pid for _, pid in said} == {os.getpid()}
+    status, lines = _serve(monkeypatch, request | {"items": items[:1]}, 2)  # one item: no pool
+    assert status == 0 and _pids(lines) == [("p0", os.getpid())]
+    status, lines = _serve(monkeypatch, request, 2)
+    said = _pids(lines)
+    assert status == 0 and [name for name, _ in said] == ["p3", "p2", "p1", "p0"]
+    assert os.getpid() not in {pid for _, pid in said} and len({pid for _, pid in said}) <= 2  # two workers at most
+    status, lines = _serve(monkeypatch, request | {"items": items[:3]}, 5)
+    assert status == 0 and len({pid for _, pid in _pids(lines)} - {os.getpid()}) <= 3
+
+
+def test_a_worker_that_dies_fails_only_its_own_item(tmp_path, monkeypatch):
+    """A death breaks the pool under every item it had not answered: each is bound again alone, where only the
+    item whose binding ends its process goes unanswered (said so, exit status 1)."""
+    monkeypatch.setattr(verification, "bind", _by_process)
+    items = [[str(tmp_path / name), ROW, "verified", seconds, ""]
+             for name, seconds in (("die-once", 9), ("die-always", 8), ("p1", 1), ("p2", 2))]
+    status, lines = _serve(monkeypatch, {"nonce": "n", "scope": verification.BUILTIN, "items": items}, 2)
+    answers = {json.loads(line.split(" ", 1)[1])[0]: json.loads(line.split(" ", 1)[1])[1:] for line in lines}
+    assert status == 1 and len(lines) == 4 and all(line.startswith("n ") for line in lines)
+    assert answers[str(tmp_path / "die-always")] == [False, "the binding's process stopped early (killed, or out of memory)", ""]
+    for name in ("die-once", "p1", "p2"):
+        bound, pid, point = answers[str(tmp_path / name)]
+        assert bound is True and point == name and int(pid) != os.getpid()
 
 
 def test_an_empty_request_is_answered_with_nothing(monkeypatch):
@@ -277,3 +334,65 @@ def test_claims_that_cannot_be_loaded_fail_every_item_of_the_builtin_scope(tmp_p
     status, lines = _serve(monkeypatch, {"nonce": "n", "scope": "file:x.py", "items": [[path, ROW, "verified", 0, sha]]})
     assert status == 0 and lines == ["n " + json.dumps(plugin),
                                      "n " + json.dumps([path, None, "the plugin file:x.py cannot be loaded: SyntaxError: bad", ""])]
+
+
+# ------------------------------------------------------------------ a plugin's scope
+
+
+@pytest.fixture
+def isolated(monkeypatch):
+    """The modules a plugin scope imports and the folders it puts on sys.path are taken away after the test."""
+    import sys
+
+    from theorems import registry
+
+    modules = set(sys.modules)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(registry, "_ADDED", list(registry._ADDED))
+    monkeypatch.setattr(registry, "_FROM_FOLDER", dict(registry._FROM_FOLDER))
+    yield
+    for name in set(sys.modules) - modules:
+        if name in ("toy_plugin", "broken", "my_claims"):
+            del sys.modules[name]
+
+
+def test_a_plugins_scope_loads_its_claims_alone_and_names_its_file_and_digest(tmp_path, monkeypatch, isolated):
+    import shutil
+
+    (tmp_path / "conjectures").mkdir()
+    plugin = tmp_path / "conjectures" / "toy_plugin.py"
+    shutil.copy(os.path.join(os.path.dirname(__file__), "toy_plugin.py"), plugin)
+    monkeypatch.chdir(tmp_path)
+    claims, broken, said = verification._load_scope("file:toy_plugin.py")
+    digest = hashlib.sha256(plugin.read_bytes()).hexdigest()
+    assert broken == "" and said == {"origin": "conjectures/toy_plugin.py", "file": str(plugin), "sha256": digest}
+    assert sorted(claims) == ["plugin_toy.diagonal_2", "plugin_toy.diagonal_3", "plugin_toy.diagonal_4"]
+    (tmp_path / "conjectures" / "broken.py").write_text("def (:\n")
+    claims, broken, said = verification._load_scope("file:broken.py")
+    assert claims == {} and broken.startswith("RegistrationError: ") and "SyntaxError" in broken
+    assert said["origin"] == "conjectures/broken.py" and said["file"] == str(tmp_path / "conjectures" / "broken.py")
+    assert said["sha256"] == hashlib.sha256(b"def (:\n").hexdigest()
+
+
+def test_a_module_or_variable_scope_names_the_module_file(tmp_path, monkeypatch, isolated):
+    import tests.theorems.cli_toy as toy
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(core.MODULES_VARIABLE, "tests.theorems.cli_toy")
+    claims, broken, said = verification._load_scope("env:tests.theorems.cli_toy")
+    with open(toy.__file__, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()
+    assert broken == "" and list(claims) == [toy.CLAIM.id]
+    assert said == {"origin": "ATTNPROOF_CLAIMS module tests.theorems.cli_toy", "file": toy.__file__, "sha256": digest}
+    (tmp_path / "pyproject.toml").write_text('[tool.attnproof]\nconjectures = ["my_claims", "no_such_module"]\n')
+    (tmp_path / "my_claims.py").write_text("from tests.theorems.cli_toy import TwoDiagonals\n"
+                                           "class Mine(TwoDiagonals):\n    id = 'mine.two'\nCLAIM = Mine()\n")
+    monkeypatch.delenv(core.MODULES_VARIABLE)
+    claims, broken, said = verification._load_scope("module:my_claims")
+    assert broken == "" and list(claims) == ["mine.two"], broken
+    assert said == {"origin": "[tool.attnproof] my_claims", "file": str(tmp_path / "my_claims.py"),
+                    "sha256": hashlib.sha256((tmp_path / "my_claims.py").read_bytes()).hexdigest()}
+    claims, broken, said = verification._load_scope("module:no_such_module")
+    assert claims == {} and "no_such_module" in broken and said == {"origin": "[tool.attnproof] no_such_module", "file": "", "sha256": ""}
+    claims, broken, said = verification._load_scope("other:thing")
+    assert said == {"origin": "other:thing", "file": "", "sha256": ""}
