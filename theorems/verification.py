@@ -411,7 +411,9 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
         refute = [o for o in check.obligations if o["side"] == "refute"]
         done = sum(1 for o in verify if o["by"])
         refuted_by = [o["by"] for o in refute if o["by"]]
-        if refuted_by:
+        if not check.obligations:  # the checker stopped before reading them: nothing was counted
+            rests = "its obligations were not examined"
+        elif refuted_by:
             rests = f"refuted by {refuted_by[0]}" if check.status == "refuted" else f"a refute obligation is discharged by {refuted_by[0]}"
         elif check.status == "refuted":
             rests = f"0 of {len(refute)} refute obligation(s) discharged"
@@ -424,7 +426,13 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
         else:
             # the reason first; what the checker accepted as data comes after, never as if it were the outcome
             why = check.reason if not check.checked else f"binding (stage 2): {check.binding}"
-            out.append(f"{_point(check, roots)}: {check.status or '?'} DOES NOT STAND -- {why}")
+            failed = [c for c in certs if c["status"] != "accepted"]
+            # refused for its work only (every certificate not accepted was REFUSED for --max-work): not judged,
+            # so not "does not stand" -- the outcome may well stand with a larger --max-work
+            verdict = ("NOT JUDGED (refused: raise --max-work)" if failed and not check.checked
+                       and all(c["status"] == "REFUSED" and "--max-work" in str(c.get("reason")) for c in failed)
+                       else "DOES NOT STAND")
+            out.append(f"{_point(check, roots)}: {check.status or '?'} {verdict} -- {why}")
             out.append(f"  what its files hold: {accepted} of {len(certs)} certificate(s) accepted by the checker as data "
                        f"(each proves its own judgment only); {rests}")
         for c in certs:

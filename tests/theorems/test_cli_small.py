@@ -97,3 +97,20 @@ def test_verify_reads_an_outcome_file_as_its_folder(tmp_path, capsys):
     assert "missing from" not in text and "verified stands" in text and "1 of 1 outcome(s) stand" in text
     assert main(["verify", str(out / "outcomes.json")]) == 0
     assert "1 of 1 outcome(s) stand" in capsys.readouterr().out
+
+
+def test_a_work_refusal_reads_not_judged_and_nothing_counted_reads_not_examined(tmp_path, capsys):
+    """An outcome whose certificates were refused for --max-work alone was not judged: it reads NOT JUDGED
+    (refused: raise --max-work), not DOES NOT STAND; and when the checker stopped before its obligations,
+    the line says they were not examined instead of "0 of 0 ... discharged".  With the work allowed, the
+    same folder stands."""
+    out = tmp_path / "run"
+    assert main(["check", *SMALL, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", "--max-work", "10", str(out)]) == 1
+    text = capsys.readouterr().out
+    line = next(l for l in text.splitlines() if l.startswith("kernel_rank.rank_one_short ["))
+    assert "NOT JUDGED (refused: raise --max-work)" in line and "DOES NOT STAND" not in line
+    assert "its obligations were not examined" in text and "0 of 0" not in text
+    assert main(["verify", str(out)]) == 0
+    assert "stands" in capsys.readouterr().out
