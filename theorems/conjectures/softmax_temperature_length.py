@@ -62,11 +62,19 @@ def head(n: int) -> ScoreHead:
     return ScoreHead(kappa=lambda w, s: Fraction(1, n**s), value=lambda w, s: Fraction(s))
 
 
+# The heads the sentence describes, named by the digest of their kappa and value tables (n = 2 .. 6, m <= 4).
+# The statement names this digest too, so editing ``head`` changes the statement's hash (outcomes made before
+# are stale), and until the sentence is rewritten and SENTENCE_HEAD set to the digest the report then shows,
+# the report marks the sentence STALE: written for another head.
+SENTENCE_HEAD = "sha256:2eb82bc8d004688f32c8865bbdeb6f493a00c13e2a4b1b5bc62ebc5cf6a37299"
+
+
 class SoftmaxTemperatureLength(Conjecture):
     id = "conjectures.softmax_temperature_length"
     paper = "2608.11427"
     source = "attnproof worked example"
     sentence = "(conjecture) softmax at beta = ln n with readout <q, h> solves Min-IP at exact length n, for every n and m."
+    sentence_head = SENTENCE_HEAD  # the heads this sentence was written for (see above)
     title = "Softmax at beta = ln n solves exact length n (open)"
     expected = "unknown"
     uses = ("kernel_rank.softmax_three_tokens",)
@@ -84,8 +92,13 @@ class SoftmaxTemperatureLength(Conjecture):
         return Statement(
             hypotheses=((sp.Contains(n, sp.Naturals, evaluate=False), "for every length n >= 2, softmax at beta = ln n"),
                         (sp.Contains(m, sp.Naturals, evaluate=False), "for every number of bits m >= 1")),
-            conclusion=(sp.Lt(sp.Abs(y(X) - T(X)), HALF), "error < 1/2 on every sequence X of exact length n over {0,1}^m"),
+            conclusion=(sp.Lt(sp.Abs(y(X) - T(X)), HALF), "error < 1/2 on every sequence X of exact length n over {0,1}^m, "
+                        f"with y the output of the heads {self.head_digest()} (their kappa and value tables)"),
         )
+
+    def head_digest(self) -> str:
+        """The digest of the heads' kappa and value tables for n = 2 .. 6 at m <= 4: what the statement names."""
+        return digest({str(n): dict(zip(("kappa", "value"), head(n).tables(4))) for n in range(2, 7)})
 
     def obligations(self, point: dict) -> Obligations:
         """Per n = 2 .. n_max, about the head at beta = ln n (its tables up to m, digested): verify: error < 1/2

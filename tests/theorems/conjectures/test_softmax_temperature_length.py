@@ -60,3 +60,25 @@ def test_z3_covers_every_length_at_the_smallest_query_and_finds_the_colder_failu
 def test_the_outcome_is_written_as_exact_json(outcome):
     record = outcome.to_json()  # refuses a float anywhere (coverage, facts, counterexample)
     assert record["claim"] == outcome.claim and record["status"] == outcome.status
+
+
+def test_editing_the_head_changes_the_statement_and_marks_the_sentence_stale(monkeypatch):
+    """The statement names the heads' digest: a head edited without the sentence changes the statement's hash
+    (outcomes made before are stale) and the report says the sentence was written for another head."""
+    from fractions import Fraction
+
+    from theorems.api import ScoreHead
+    from theorems.conjectures import softmax_temperature_length as module
+    from theorems.core import get
+    from theorems.report.model import sentence_written_for_another
+
+    claim = get("conjectures.softmax_temperature_length")
+    assert claim.head_digest() == module.SENTENCE_HEAD and sentence_written_for_another(claim) == ""
+    before = claim.statement_hash()
+    monkeypatch.setattr(module, "head", lambda n: ScoreHead(kappa=lambda w, s: Fraction(1, (n + 1) ** s),
+                                                            value=lambda w, s: Fraction(s)))
+    monkeypatch.delitem(claim.__dict__, "_statement_hash")  # the hash is cached per claim: computed afresh
+    after = claim.statement_hash()
+    monkeypatch.delitem(claim.__dict__, "_statement_hash")  # and not left cached for the tests after this one
+    assert after != before
+    assert "written for the head" in sentence_written_for_another(claim)
