@@ -699,8 +699,18 @@ _positive_float = _positive(float, "a positive number of seconds")
 _positive_int = _positive(int, "an integer >= 1")
 
 
+COMMANDS = ("list", "help", "check", "new", "report", "verify", "export")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args, unknown = build_parser().parse_known_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    if not given or (given[0].startswith("-") and given[0] not in ("-h", "--help", "--version")):
+        # no command, or an option before any: one line naming the commands, not argparse's usage block
+        said = f" (got {given[0]!r})" if given else ""
+        print(printable(f"attnproof: error: a command comes first{said}: one of {', '.join(COMMANDS)} "
+                        "(attnproof --help says what each does)"), file=sys.stderr)
+        return 2
+    args, unknown = build_parser().parse_known_args(given)
     if unknown:  # one line naming the command's own help, not the top-level usage
         print(printable(f"attnproof {args.command}: error: unrecognized argument(s): {' '.join(unknown)} "
                         f"(attnproof {args.command} --help lists its options)"), file=sys.stderr)

@@ -114,3 +114,19 @@ def test_a_work_refusal_reads_not_judged_and_nothing_counted_reads_not_examined(
     assert "its obligations were not examined" in text and "0 of 0" not in text
     assert main(["verify", str(out)]) == 0
     assert "stands" in capsys.readouterr().out
+
+
+def test_no_command_or_an_option_before_it_is_one_line_naming_the_commands(capsys):
+    for argv in ([], ["--frobnicate"], ["--frobnicate", "check"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "a command comes first" in err and "check, new, report, verify" in err
+        assert "usage:" not in err
+
+
+def test_the_commands_named_are_the_parsers():
+    import argparse
+
+    from theorems.cli import COMMANDS, build_parser
+    [sub] = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert tuple(sub.choices) == COMMANDS
