@@ -204,3 +204,4 @@ def test_the_rung_of_a_partial_unknown_counts_the_verify_obligations_discharged(
     assert core.rung("verified", "all") == "proved for every parameter"
     assert core.rung("verified", "m <= 4") == "verified up to m <= 4"
     assert core.rung("refuted", "all") == "refuted with a certified counterexample"
+    assert core.rung("stale", "all") == "stale"  # a status it has no words for is said as it is
