@@ -408,6 +408,7 @@ _CALLED = {"rank", "max", "min", "sup", "inf", "rowsoftmax", "softmax", "diag", 
            "argmax", "argmin", "lo", "hi", "cos", "sin", "lim", "sum", "prod"}
 _ALWAYS = {"ln", "log", "exp", "tanh", "sinh", "cosh", "sqrt", "infty", "det"}  # mathematics wherever they stand
 _LONE = {"a", "A", "I"}  # single letters that are words in English unless an operator stands beside them
+_PROSE_WORDS = {"partial"}  # names of symbols that are English words in prose, unless a script or a call marks them
 
 
 def _kind(match, nxt: str) -> str:
@@ -427,6 +428,8 @@ def _kind(match, nxt: str) -> str:
     base, _, script = token.partition("_")
     if "-" in token:
         return "text"  # rank-one, all-MiniLM-L6-v2: words
+    if base in _PROSE_WORDS and not script and nxt not in ("(", "/", "^"):
+        return "text"  # "partial: 4 of 4", "open (partial)": the English word, not the derivative sign
     if base in _GREEK or base in _ALWAYS:
         return "math"
     if script and is_code(token):
@@ -447,6 +450,13 @@ def _spans(text: str) -> list[tuple[bool, str]]:
     """The text cut into (is mathematics, piece)."""
     matches = list(_PIECE.finditer(text))
     kinds = [_kind(m, matches[i + 1].group() if i + 1 < len(matches) else "") for i, m in enumerate(matches)]
+    for i, kind in enumerate(kinds):
+        before = next((kinds[j] for j in range(i - 1, -1, -1) if kinds[j] != "space"), "")
+        after = next((kinds[j] for j in range(i + 1, len(kinds)) if kinds[j] != "space"), "")
+        if kind == "lone" and after == "text" and before in ("num", "text", "comma", ""):
+            kinds[i] = "text"  # "= 3 a two-point perturbation": after a number, before a word, "a" is the article
+        elif kind == "text" and matches[i].group() in _PROSE_WORDS and after == "math":
+            kinds[i] = "math"  # partial f / partial x: a derivative
     out: list[tuple[bool, str]] = []
     i = 0
     while i < len(matches):
@@ -544,8 +554,14 @@ def words(text: str) -> str:
     return "".join(out)
 
 
+def _times(text: str) -> str:
+    """`` x `` between sizes is a times sign: 8 x 8 logits, 72 heads x 1 sentence, n x N, 6 layers x 12."""
+    text = re.sub(r"(?<=\w) x (?=\d)", " × ", text)
+    return re.sub(r"(?<![\w^_])(\d+|[A-Za-z]) x (?=(?:\d+|[A-Za-z])(?![\w(^_]))", r"\1 × ", text)
+
+
 def _ascii_words(text: str) -> str:
-    text = re.sub(r"(?<=\w) x (?=\d)", " × ", text)  # 8 x 8 logits, 72 heads x 1 sentence
+    text = _times(text)
     text = _NULL_BOUND.sub(r"[\1, infty)", text)
     parts = []
     for is_math, piece in _spans(text):
@@ -570,7 +586,7 @@ def plain(text: str) -> str:
     ``<title>``, a plot's label): Greek names become letters, ``<=`` becomes ≤, ``$...$`` loses its dollars."""
     text = _INLINE.sub(lambda m: m.group(1) or m.group(2), str(text))
     text = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), OPERATORS.get(m.group(1), m.group(1))), text)
-    text = _NULL_BOUND.sub(r"[\1, ∞)", text)
+    text = _times(_NULL_BOUND.sub(r"[\1, ∞)", text))
     out = []
     for is_math, piece in _spans(text):
         if is_math:
