@@ -302,7 +302,8 @@ def ascii_tex(text: str) -> str:
         if t.isspace():
             before, after = (tokens[i - 1] if i else ""), nxt(i)
             if re.fullmatch(r"[A-Za-z0-9]+", before or "") and re.fullmatch(r"[A-Za-z0-9]+", after or "") and (
-                    len(before) > 2 or len(after) > 2) and before not in _FUNCTIONS:
+                    len(before) > 2 or len(after) > 2) and before not in _FUNCTIONS and not (
+                    before.isdigit() and (after in _FUNCTIONS or after in _GREEK)):  # 2 tanh, 4 beta: a product
                 out.append("\\;")  # between words and names, a visible space
             else:
                 out.append(" ")
@@ -359,6 +360,20 @@ def ascii_tex(text: str) -> str:
                     k += 2
                 out.append("{" + ascii_tex("".join(tokens[j:k])) + "}")
                 i = k - 1
+        elif t in ("ceil", "floor") and nxt(i + 1) == "(":  # ceil(x): the brackets, not the name
+            j = i + 1
+            while tokens[j].isspace():
+                j += 1
+            depth, k = 0, j
+            while k < len(tokens):
+                depth += tokens[k] == "("
+                depth -= tokens[k] == ")"
+                if depth == 0:
+                    break
+                k += 1
+            left, right = ("\\lceil", "\\rceil") if t == "ceil" else ("\\lfloor", "\\rfloor")
+            out.append(f"\\left{left} {ascii_tex(''.join(tokens[j + 1:k]))} \\right{right} ")
+            i = k
         elif re.fullmatch(r"[A-Za-z]+", t):
             out.append(_word(t, script=False, call=nxt(i + 1) in ("(", "_")))
         else:
@@ -394,7 +409,8 @@ _PIECE = re.compile(r"""
           |(?<![\w)])--[a-z][\w-]*|https?://\S+|</?[A-Za-z][\w-]*>|(?<=[a-z])\(s\))
  |(?P<angle><[^<>\s,][^<>]{0,40}?,[^<>]{0,40}?>)
  |(?P<poss>'s\b)
- |(?P<gword>(?:eps|epsilon|beta|delta|tau|sigma|kappa|lambda|rho|theta|gamma|alpha|mu)(?=-[a-z]))
+ |(?P<gword>(?:eps|epsilon|beta|delta|tau|sigma|kappa|lambda|rho|theta|gamma|alpha|mu)(?=-[a-z])
+          |[A-Za-z]_(?:eps|epsilon|beta|delta|tau|sigma|kappa|lambda|rho|theta|gamma|alpha|mu|[A-Za-z0-9])(?=-[a-z]))
  |(?P<word>[A-Za-z][A-Za-z0-9]*(?:'(?!s\b))*(?:_(?:\{[^{}]*\}|[A-Za-z0-9]+))?(?:-[A-Za-z0-9]+)*)
  |(?P<num>\d+(?:\.\d+)?)
  |(?P<op><=>|<=|>=|!=|->|\|\||\.\.\.?|[=<>+*/^_~|#-])
@@ -404,7 +420,7 @@ _PIECE = re.compile(r"""
  |(?P<other>.)
 """, re.X | re.S)
 # Names that are mathematics when called (followed by "(") or given a script: rank(LP), rank_eps, max_i.
-_CALLED = {"rank", "max", "min", "sup", "inf", "rowsoftmax", "softmax", "diag", "sgn", "len", "poly", "dim", "deg",
+_CALLED = {"ceil", "floor", "rank", "max", "min", "sup", "inf", "rowsoftmax", "softmax", "diag", "sgn", "len", "poly", "dim", "deg",
            "argmax", "argmin", "lo", "hi", "cos", "sin", "lim", "sum", "prod"}
 _ALWAYS = {"ln", "log", "exp", "tanh", "sinh", "cosh", "sqrt", "infty", "det"}  # mathematics wherever they stand
 _LONE = {"a", "A", "I"}  # single letters that are words in English unless an operator stands beside them
@@ -440,6 +456,8 @@ def _kind(match, nxt: str) -> str:
         return "math"
     if base in _CALLED and (script or nxt in ("(", "_")):
         return "math"
+    if re.fullmatch(r"[a-z]{2,4}_[A-Za-z]", token) and not is_code(token):
+        return "math"  # osc_i, top_k: a short name with a one-letter subscript
     return "text"
 
 

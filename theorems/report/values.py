@@ -15,6 +15,7 @@ import json
 import re
 
 from theorems.report import mathml
+from theorems.report.tex import is_code
 
 LIST_LIMIT = 16
 _BITS = re.compile(r"^[01]+$")
@@ -33,12 +34,22 @@ def to_html(value) -> str:
     if isinstance(value, dict):
         if not value:
             return "<em>(empty)</em>"
-        rows = "".join(f"<tr><th><code>{html.escape(str(k))}</code></th><td>{to_html(v)}</td></tr>"
+        rows = "".join(f"<tr><th>{key_html(k)}</th><td>{to_html(v)}</td></tr>"
                        for k, v in _items(value))
         return f'<table class="facts">{rows}</table>'
     if isinstance(value, list):
         return _list_html(value)
     return _scalar_html(value)
+
+
+def key_html(key) -> str:
+    """A table key: a field's name (``certified_bounds``) as code, what follows it (``(per beta: ...)``,
+    ``r_tau=1 vs lower``, ``cap ceil(64 e^{beta/8})``) through the one renderer of prose with mathematics."""
+    key = str(key)
+    name = re.match(r"[A-Za-z_]\w*", key)
+    if name and "_" in name.group() and is_code(name.group()):
+        return f"<code>{html.escape(name.group())}</code>{mathml.prose(key[name.end():])}"
+    return mathml.prose(key)
 
 
 def _items(value: dict):
@@ -59,7 +70,7 @@ def _list_html(value: list) -> str:
         return "(" + ", ".join(_scalar_html(v) for v in shown) + ")" + tail
     if all(isinstance(v, dict) for v in shown):
         columns = sorted({str(k) for v in shown for k in v})
-        head = "".join(f"<th><code>{html.escape(c)}</code></th>" for c in columns)
+        head = "".join(f"<th>{key_html(c)}</th>" for c in columns)
         body = "".join("<tr>" + "".join(f"<td>{to_html(v.get(c, None))}</td>" for c in columns) + "</tr>" for v in shown)
         return f'<table class="facts list"><tr>{head}</tr>{body}</table>{tail}'
     items = "".join(f"<li>{to_html(v)}</li>" for v in shown)
