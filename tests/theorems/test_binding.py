@@ -77,6 +77,14 @@ def test_only_the_bytes_stage_1_judged_are_bound(tmp_path):
     assert (bound, point) == (False, "") and why == "cannot read the outcome again: No such file or directory"
 
 
+def test_a_record_of_the_checkers_largest_size_is_read_whole(tmp_path, monkeypatch):
+    from solvers.trusted import parse
+
+    path, sha = put(tmp_path, record_of(ROW))
+    monkeypatch.setattr(parse, "MAX_BYTES", os.path.getsize(path))  # exactly at the cap: read whole, bound
+    assert bind(path, sha) == (True, STANDS, "default")
+
+
 def test_a_link_or_a_fifo_is_not_read_again(tmp_path):
     path, sha = put(tmp_path, record_of(ROW))
     link = os.path.join(os.path.dirname(path), "link.json")
