@@ -125,7 +125,9 @@ def test_an_interval_plot_draws_one_interval_per_category():
 def test_a_table_of_errors_is_read_against_one_half_from_zero_with_a_human_label():
     (plot,) = plots.tables({"facts": {"worst_error_by_length_unchecked": {"2": "2/5", "3": "2/5", "4": "3/7"}}},
                            "m = 16")
-    assert plot.ylabel == "worst error by length unchecked" and plot.xlabel == "length"
+    assert plot.ylabel == "worst error" and plot.xlabel == "length"
+    assert plot.title == "Worst error at each length (not checked)"  # no raw key, no parameter dump
+    assert "unchecked" not in plot.title + plot.ylabel and "m = 16" not in plot.title
     axes = figure(plot).axes[0]
     (half,) = [line for line in axes.lines if line.get_label() == "1/2 (the tolerance)"]
     assert list(half.get_ydata()) == [0.5, 0.5] and half.get_linestyle() == "--"

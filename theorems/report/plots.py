@@ -216,14 +216,28 @@ def tables(record: dict, parameters_text: str) -> list[Plot]:
             series.append(("1/2 (the tolerance)", ends, (0.5, 0.5)))  # an error is read against the tolerance
         found.append(Plot(
             name=f"fact-{name}",
-            title=f"{human(name)} ({parameters_text})",
+            title=title(name),
             xlabel=xlabel,
-            ylabel=human(name),
+            ylabel=quantity(name),
             series=tuple(series),
             kind="scatter" if isinstance(pairs[0][0], str) else "line",
             note=f"the fact {name} of this outcome, drawn as recorded (exact values shown as floats)",
         ))
     return found
+
+
+def quantity(name: str) -> str:
+    """What a fact's table measures, as an axis reads it: ``worst_error_by_length_unchecked`` -> "worst error"."""
+    return human(re.sub(r"_by_[a-z]+|_unchecked$", "", str(name))) or human(name)
+
+
+def title(name: str) -> str:
+    """A figure's title from a fact's key, in words (the parameters stand on the page beside it):
+    ``worst_error_by_length_unchecked`` -> "Worst error at each length (not checked)"."""
+    by = re.search(r"_by_([a-z]+)", str(name))
+    text = quantity(name) + (f" at each {by.group(1)}" if by else "")
+    text = text[:1].upper() + text[1:]
+    return text + (" (not checked)" if str(name).endswith("_unchecked") else "")
 
 
 def human(name: str) -> str:
