@@ -227,6 +227,10 @@ def test_bind_one_answers_for_one_item_and_never_raises(tmp_path, monkeypatch):
     monkeypatch.setattr(verification, "_CLAIMS", {ROW: core.get(ROW)})
     assert verification._bind_one([path, ROW, "verified", sha]) == [path, True, STANDS, "default"]
     assert verification._bind_one([path, "no.such", "verified", sha]) == [path, None, "no installed claim 'no.such'", ""]
+    # stage 1's word is passed on: an unknown beside full discharges is refused only when they were earned
+    unknown, unknown_sha = put(tmp_path / "u", record_of(ROW, status="unknown", unknown={"why": "budget", "partial": True}))
+    assert verification._bind_one([unknown, ROW, "verified", unknown_sha])[1] is False
+    assert verification._bind_one([unknown, ROW, "unknown", unknown_sha]) == [unknown, True, STANDS, "default"]
     monkeypatch.setattr(verification, "bind", lambda *args: (_ for _ in ()).throw(KeyError("y" * 300)))
     assert verification._bind_one([path, ROW, "verified", sha]) == [path, False, f"binding failed: KeyError: {repr('y' * 300)[:160]}", ""]
 
