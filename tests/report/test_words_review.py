@@ -51,6 +51,7 @@ def test_table_keys_and_values_have_no_raw_tex_or_spelled_out_greek():
     }
     out = values.to_html(facts)
     assert not _RAW.search(_outside_math(out)), _outside_math(out)
+    assert "<code>symbolic_lambda</code>" in values.to_html({"symbolic_lambda": 1})
     assert "<code>certified_bounds</code>" in out and "<th>sandwiches (per" in out
     assert "⌈" in out and "⌉" in out and "β" in out and "τ" in out and "ρ" in out
     assert "<mo>osc</mo>" in out or "<mi>osc</mi>" in out

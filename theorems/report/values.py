@@ -47,7 +47,8 @@ def key_html(key) -> str:
     ``r_tau=1 vs lower``, ``cap ceil(64 e^{beta/8})``) through the one renderer of prose with mathematics."""
     key = str(key)
     name = re.match(r"[A-Za-z_]\w*", key)
-    if name and "_" in name.group() and is_code(name.group()):
+    if name and "_" in name.group() and (is_code(name.group()) or "<math" not in mathml.prose(name.group())):
+        # a field's name (certified_bounds, symbolic_lambda): code; r_tau, m_j are mathematics
         return f"<code>{html.escape(name.group())}</code>{mathml.prose(key[name.end():])}"
     return mathml.prose(key)
 
