@@ -93,11 +93,15 @@ _READABLE = [
     (r"\bforall\b", "∀"), (r"\bexists\b", "∃"), (r"<->", "↔"), (r"->", "→"), (r"/\\", "∧"), (r"\\/", "∨"),
     (r"<>", "≠"), (r"<=", "≤"), (r">=", "≥"), (r"~\s*", "¬ "), (r"%(?:nat|R|Z|Q)\b", ""), (r":\s*nat\b", ": ℕ"),
     (r":\s*R\b", ": ℝ"),
-]
+] + [(rf"(?<![\w']){word}(?![\w'])", letter) for word, letter in (  # Coq names spelled as their Greek letters
+    ("epsilon", "ε"), ("eps", "ε"), ("delta", "δ"), ("beta", "β"), ("tau", "τ"), ("sigma", "σ"), ("kappa", "κ"),
+    ("alpha", "α"), ("gamma", "γ"), ("theta", "θ"), ("lambda", "λ"), ("rho", "ρ"), ("phi", "φ"), ("psi", "ψ"),
+    ("omega", "ω"))]
 
 
 def readable(statement: str) -> str:
-    """A Coq statement as a reader writes it: ∀, ∃, →, ↔, ¬, ∧, ∨, ≤, ≥, ≠, ℕ; ``%nat`` scopes dropped, and
+    """A Coq statement as a reader writes it: ∀, ∃, →, ↔, ¬, ∧, ∨, ≤, ≥, ≠, ℕ, names of Greek letters as the
+    letters (``eps`` reads ε, ``delta`` δ); ``%nat`` scopes dropped, and
     the brackets that held only a scoped comparison (``(1 <= m)%nat`` reads 1 ≤ m); ``Q2R (p#q)`` as p/q."""
     text = re.sub(r"\(Q2R\s*\((-?\d+)\s*#\s*1\)\)", r"\1", statement)  # (Q2R (0#1)): the rational 0
     text = re.sub(r"Q2R\s*\((-?\d+)\s*#\s*(\d+)\)", r"\1/\2", text)
@@ -215,8 +219,8 @@ def source_page(name: str, page) -> bytes:
     title = f"formal/{name}"
     what = {"KDefs.v": "The definitions of paper K's words (tokens, the Min-IP target, kernel heads, solving), in Coq",
             "KTheorems.v": "Paper K's results as theorems of Coq, stated in the words of KDefs.v",
-            "SDefs.v": "The definitions of paper S's words (row softmax with multiplicities, max-row l1 distance, "
-                       "rank_eps, points on the sphere), in Coq",
+            "SDefs.v": "The definitions of paper S's words (row softmax with multiplicities, max-row ℓ1 distance, "
+                       "rank_ε, points on the sphere), in Coq",
             "STheorems.v": "Paper S's results as theorems of Coq, stated in the words of SDefs.v"}.get(name, f"formal/{name}")
     body = (f'<nav><a href="../index.html">← all claims</a></nav><h1><code>{title}</code></h1>'
             f"<p>{html.escape(what)}; copied from the source tree this report was made with "
