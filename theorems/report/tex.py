@@ -277,6 +277,18 @@ _NULL_BOUND = re.compile(r"\[\s*([^\[\],]+?)\s*,\s*(?:null|None)\s*\]")
 _ASCII_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[A-Za-z]+|\d+(?:\.\d+)?|\s+|.", re.S)
 
 
+def _closing(tokens: list[str], j: int) -> int:
+    """The index of the ")" that closes the "(" at ``tokens[j]`` (len(tokens) when it is never closed)."""
+    depth, k = 0, j
+    while k < len(tokens):
+        depth += tokens[k] == "("
+        depth -= tokens[k] == ")"
+        if depth == 0:
+            break
+        k += 1
+    return k
+
+
 def ascii_tex(text: str) -> str:
     """ASCII mathematics as TeX (see the module docstring)."""
     text = _NULL_BOUND.sub(r"[\1, infty)", text)  # m [4, null]: an interval without an upper end
@@ -345,13 +357,7 @@ def ascii_tex(text: str) -> str:
             while j < len(tokens) and tokens[j].isspace():
                 j += 1
             if following == "(":
-                depth, k = 0, j
-                while k < len(tokens):
-                    depth += tokens[k] == "("
-                    depth -= tokens[k] == ")"
-                    if depth == 0:
-                        break
-                    k += 1
+                k = _closing(tokens, j)
                 out.append("{" + ascii_tex("".join(tokens[j + 1:k])) + "}")
                 i = k
             elif following and re.fullmatch(r"[A-Za-z0-9]+", following):
@@ -364,13 +370,7 @@ def ascii_tex(text: str) -> str:
             j = i + 1
             while tokens[j].isspace():
                 j += 1
-            depth, k = 0, j
-            while k < len(tokens):
-                depth += tokens[k] == "("
-                depth -= tokens[k] == ")"
-                if depth == 0:
-                    break
-                k += 1
+            k = _closing(tokens, j)
             left, right = ("\\lceil", "\\rceil") if t == "ceil" else ("\\lfloor", "\\rfloor")
             out.append(f"\\left{left} {ascii_tex(''.join(tokens[j + 1:k]))} \\right{right} ")
             i = k
