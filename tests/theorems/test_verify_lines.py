@@ -387,7 +387,7 @@ def test_ask_of_a_process_that_died_before_reading_gets_no_answers_and_is_not_ki
     assert verification._seconds("/nonexistent/outcome.json") == 0.0
 
 
-def test_run_binding_asks_the_builtin_process_then_one_process_per_plugin(monkeypatch):
+def test_run_binding_asks_the_builtin_process_then_one_process_per_origin(monkeypatch):
     checks = [outcome("a", claim="k.a"), outcome("b", claim="p.b"), outcome("c", claim="p.c"), outcome("d", claim="p.d"),
               outcome("e", claim="p.e"), outcome("f", claim="", bound=False, point=""), outcome("g", claim="k.g")]
     asked = []
@@ -419,7 +419,7 @@ def test_run_binding_asks_the_builtin_process_then_one_process_per_plugin(monkey
     }
 
 
-def test_run_binding_without_plugins_to_ask_says_why(monkeypatch):
+def test_run_binding_that_cannot_find_the_origins_says_why(monkeypatch):
     def broken():
         raise ValueError("bad [tool.attnproof]" + "x" * 200)
 
