@@ -449,6 +449,30 @@ def test_the_claims_graph_has_no_edge_through_a_box_fits_the_page_and_is_the_sam
         assert f'data-from="{used}" data-to="{node}"' in svg
 
 
+def test_arrows_at_one_box_never_meet_each_edge_ends_in_its_own_horizontal_stub():
+    """The arrows into one box (three of them at feature_rank_table, calibration and spherical_law) stay apart:
+    each edge leaves and enters its boxes horizontally for at least STUB px, at ports at least 10 px apart (an
+    arrowhead is about 9 px tall), and no two edges share any point of their paths."""
+    nodes = {claim_id: tuple(c.uses) for claim_id, c in registry().items()}
+    status = {claim_id: ("verified", "verified up to a size") for claim_id in nodes}
+    boxes, paths, _, _ = graph.layout(nodes, status)
+    for (used, node), points in paths.items():
+        (x0, y0), (x1, y1) = points[0], points[1]
+        (a, b), (c, d) = points[-2], points[-1]
+        assert y0 == y1 and abs(x1 - x0) >= graph.STUB - 0.1, (used, node, points[:2])
+        assert b == d and abs(c - a) >= graph.STUB - 0.1, (used, node, points[-2:])
+    for box in boxes:
+        for end in (-1, 0):
+            ys = sorted(points[end][1] for key, points in paths.items() if key[1 if end == -1 else 0] == box)
+            assert all(b - a >= 10 for a, b in zip(ys, ys[1:])), (box, "in" if end == -1 else "out", ys)
+    crowded = {box for box in boxes if sum(key[1] == box for key in paths) >= 3}
+    assert {"kernel_rank.feature_rank_table", "softmax_rank.calibration"} <= crowded  # the cases a reader found
+    seen: dict = {}
+    for key, points in paths.items():
+        for point in set(points):
+            assert seen.setdefault(point, key) == key, f"{key} and {seen[point]} meet at {point}"
+
+
 def test_the_claims_rest_on_each_other_without_a_cycle():
     """The uses of the installed claims form no cycle (feature_rank_table builds on rank_two, not both ways)."""
     claims = registry()

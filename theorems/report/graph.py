@@ -10,10 +10,13 @@ a claim stands right of what it rests on.  A long edge runs through dummy
 vertices that grandalf places in the layers it crosses, so it never passes
 through a box; its end points are clipped to the box borders.  Components are
 stacked top to bottom, largest first; the claims that stand alone (no edge)
-are packed in rows below them.  The SVG carries a ``viewBox`` and is drawn
-at most as wide as the page (``max-width: 100%``), so it scales with the
-window and never overflows it.  Everything is computed from sorted data, so
-the same claims give the same drawing, byte for byte.
+are packed in rows below them.  Every edge has its own ports (a height on
+each box's side, at least :data:`PORT_GAP` from its neighbours) and runs
+horizontally for :data:`STUB` px out of and into its boxes, so arrows that
+end at one box stay apart and each can be followed by eye.  The SVG is drawn
+at its natural size (the page puts it in a box that scrolls on a narrow
+window).  Everything is computed from sorted data, so the same claims give
+the same drawing, byte for byte.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ CHAR = 6.9  # width of one character of the 11.5 px monospace label
 LINE = 15  # height of one label line
 PAD_X, PAD_Y = 10, 7
 LAYER_GAP, NODE_GAP, COMPONENT_GAP, MARGIN = 72, 14, 26, 12
-PORT_GAP = 9  # vertical distance between two edges' ends on one side of a box
+PORT_GAP = 14  # vertical distance between two edges' ends on one side of a box (an arrowhead is about 9 px)
+PORT_MARGIN = 4  # ports keep this far from a box's corners
+STUB = 14  # each edge leaves and enters a box horizontally for this long, so arrows at one box never converge
 WIDTH = 1200  # the width isolated claims are packed into (the page is about as wide)
 COLOURS = {
     "proved": "#1a7f37", "verified": "#2da44e", "searched": "#9a6700", "open": "#8250df", "budget": "#9a6700",
@@ -136,7 +141,7 @@ def _layout_component(part: list[str], nodes: dict[str, tuple[str, ...]], size: 
         for ends, store, key in ((incoming, ports_in, lambda u: (u, n)), (outgoing, ports_out, lambda v: (n, v))):
             k = len(ends)
             for i, other in enumerate(ends):
-                offset = 0.0 if k == 1 else (i - (k - 1) / 2) * min(PORT_GAP, (h - 2 * PAD_Y) / (k - 1))
+                offset = 0.0 if k == 1 else (i - (k - 1) / 2) * min(PORT_GAP, (h - 2 * PORT_MARGIN) / (k - 1))
                 store[key(other)] = centre[n][1] + offset
 
     paths = {}
@@ -147,11 +152,11 @@ def _layout_component(part: list[str], nodes: dict[str, tuple[str, ...]], size: 
         forward = tx > sx
         inner = sorted(((y, x) for x, y in e.view.points[1:-1]), key=lambda p: p[0] if forward else -p[0])
         side = 1 if forward else -1
-        route = [(sx + side * size[used][0] / 2, sy), (band(sx)[forward], sy)]
+        route = [(sx + side * size[used][0] / 2, sy), (band(sx)[forward] + side * STUB, sy)]
         for dx, dy in inner:
             low, high = band(dx)
             route += [((low, high)[not forward], dy), ((low, high)[forward], dy)]
-        route += [(band(tx)[not forward], ty), (tx - side * size[node][0] / 2, ty)]
+        route += [(band(tx)[not forward] - side * STUB, ty), (tx - side * size[node][0] / 2, ty)]
         paths[(used, node)] = [p for i, p in enumerate(route) if i == 0 or p != route[i - 1]]
     return centre, paths
 
