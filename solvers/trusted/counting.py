@@ -87,7 +87,7 @@ def _prime(value) -> int:
 
 def _behaviours_work(data) -> int:
     m, counts = _int(data["m"]), data["counts"]
-    if not 1 <= m <= 5 or not isinstance(counts, list):
+    if not 1 <= m <= 6 or not isinstance(counts, list):
         return 0
     return 4**m * (1 + sum(_int(c) for c in counts[:-1]))
 
@@ -101,7 +101,8 @@ def _prefix_behaviours(data: dict):
     prefixes are those of length-(n-2) prefixes together with their pointwise
     minima with one more ``q -> <x, q>`` (for n = 2: the ``q -> <x, q>`` themselves,
     as ``<x, q> <= |q|``).  Each level is compared with its count before the
-    next is built, so the work is ``4^m (1 + sum of the counts but the last)``.
+    next is built, so the work is ``4^m (1 + sum of the counts but the last)``
+    (m <= 6: at m = 6, n = 5 that is 6.9e7, within the default bound; n = 6 is refused).
 
     Only the functions new at a level need combining: writing ``L_n`` for
     the level of length-(n-1) prefixes and ``G`` for the generators,
@@ -115,7 +116,7 @@ def _prefix_behaviours(data: dict):
     ``(2^u - 1) & (2^v - 1) = 2^{min(u, v)} - 1``, so the pointwise minimum
     of two functions is the bitwise and of their codes.
     """
-    m = integer(data["m"], "m", 1, 5)
+    m = integer(data["m"], "m", 1, 6)  # codes of m 2^m bits: 384 at m = 6
     counts = [integer(c, "count", 1) for c in listof(data["counts"], "counts", 1, 64)]
     generators = [sum(((1 << (x & q).bit_count()) - 1) << (m * q) for q in range(1 << m)) for x in range(1 << m)]
     level, new = set(generators), set(generators)

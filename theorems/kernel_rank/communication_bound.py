@@ -14,8 +14,9 @@ k-subsets ``A_i``; ``T = k - max_i |Q ∩ A_i|`` vanishes exactly on ``{A_i}``, 
 ``N(n) >= C(C(m,k), n-1)``, which is ``>= m^{n-1}`` -- at least ``(n-1) log2 m``
 bits -- while ``n - 1 <= C(m, m/2)/m`` (the ratio ``C(M,s)/m^s`` is unimodal).
 
-Checks: N(n) exactly (closure under pointwise minimum) for m = 4 and m = 5,
-against the table ``N_TABLE``; the fooling family's zero pattern (diagonal, so
+Checks: N(n) exactly (closure under pointwise minimum) for m = 4, 5 and 6: the
+claim computes the counts (``solvers.counting``) and states them, the trusted checker
+rebuilds the closure and compares; the fooling family's zero pattern (diagonal, so
 injective) at ``m_fooling`` with ``C(M, n-1) >= m^{n-1}`` for every n the
 statement names there; for two-way channels across the cut (prefix | query)
 the log-rank bound from an exact nonsingular minor of the prefix x query
@@ -45,14 +46,18 @@ def _symbols() -> tuple:
     _B, _N = sp.Symbol("B", nonnegative=True), sp.Function("N")
     return _m, _n, _B, _N
 
-# N(n) for n = 2, 3, ...: the planning values to n = 7, then (m = 5) the closure's own to its fixed point:
-# from n = 7 at m = 4 (167) and from n = 11 at m = 5 (7580) every level is the same (a fixed point of the closure)
-N_TABLE = {4: (16, 71, 135, 160, 166, 167), 5: (32, 317, 1407, 3427, 5573, 6953, 7443, 7558, 7578, 7580)}
+# The rows of the table: N(n) is counted exactly at these m (n = 2 .. n_max_m<m>).
+ROWS = (4, 5, 6)
+
+# N(n) for n = 2, 3, ... as measured, for the cost estimate only (a guess of the work, never a verdict): the
+# obligations state the counts the closure computes (:func:`closure_counts`), and the checker rebuilds them.
+ESTIMATED_COUNTS = {4: (16, 71, 135, 160, 166, 167), 5: (32, 317, 1407, 3427, 5573, 6953, 7443, 7558, 7578, 7580),
+                    6: (64, 1415, 15415, 97530)}
 
 
-def known_counts(m: int, n_max: int) -> list[int]:
-    """N(2), ..., N(n_max) at m from :data:`N_TABLE` (its last value, the fixed point, repeated beyond it)."""
-    table = N_TABLE[m]
+def estimated_counts(m: int, n_max: int) -> list[int]:
+    """N(2), ..., N(n_max) at m from :data:`ESTIMATED_COUNTS` (its last value repeated beyond it): sizes for ``cost``."""
+    table = ESTIMATED_COUNTS[m]
     return [table[min(n - 2, len(table) - 1)] for n in range(2, n_max + 1)]
 
 
@@ -77,7 +82,22 @@ def behaviour(prefix, m: int) -> tuple[int, ...]:
 def behaviour_levels(m: int, n_max: int, poll=lambda: None) -> list[dict]:
     """Level s (s = 1..n_max-1): the distinct behaviours of prefixes of length s, each with one token set:
     the levels of :func:`solvers.counting.min_closure` on the score rows."""
-    return counting.min_closure(_scores(m), n_max - 1, poll)
+    poll()
+    return _levels(m, n_max)
+
+
+@functools.lru_cache(maxsize=len(ROWS) + 1)
+def _levels(m: int, n_max: int) -> list[dict]:
+    # kept: the obligations and the run of one point ask for the same levels (at most ~1.5 s each, m = 6, n = 5)
+    return counting.min_closure(_scores(m), n_max - 1)
+
+
+def closure_counts(m: int, n_max: int) -> list[int]:
+    """``N(2), ..., N(n_max)`` at m, computed: the sizes of the closure's levels (:func:`behaviour_levels`).
+
+    The obligations state these numbers; the trusted checker rebuilds the closure itself and
+    compares each, so a wrong count here leaves the obligation undischarged (never verified)."""
+    return [len(level) for level in behaviour_levels(m, n_max)]
 
 
 def padded(indices: tuple[int, ...], length: int) -> list[int]:
@@ -105,6 +125,7 @@ class CommunicationBound(Claim):
     parameters = (
         Parameter("n_max_m4", 8, 2, 20, "exact counts N(n) at m = 4 for n = 2..n_max_m4"),
         Parameter("n_max_m5", 5, 2, 20, "exact counts N(n) at m = 5 for n = 2..n_max_m5 (constant from n = 11 on)"),
+        Parameter("n_max_m6", 4, 2, 5, "exact counts N(n) at m = 6 for n = 2..n_max_m6 (n = 5: 97,530 functions, ~1.5 s)"),
         Parameter("m_fooling", 10, 2, 14, "bits of the fooling family checked pair by pair (C(m, m/2)^2 pairs)"),
         # settings: both size computations no certificate checks (facts fooling_range_unchecked, fooling_injective_unchecked)
         Parameter("m_range", 18, 2, 24, "the range of n where C(C(m,m/2), n-1) >= m^(n-1), for m = 2..m_range (m = 24: ~1 min); "
@@ -135,23 +156,31 @@ class CommunicationBound(Claim):
         # seconds on one core, measured by bench/estimates.py (0.32-0.42 s at the default, 0.39 s at
         # n_max_m5 = 6, 0.54 s at 7, after the checker's prefix-behaviours became bitwise): the closure in
         # numpy and the checker's walk, ~2.5e-5 s per function of the last level at m = 5, and the unions
-        # of whole levels, ~1e-5 s per function of every level
-        counts = known_counts(5, point["n_max_m5"])
-        m5 = 2.5e-5 * counts[-1] + 1e-5 * sum(counts)
+        # of whole levels, ~1e-5 s per function of every level; at m = 6 (measured here, load 10: +0.3 s
+        # at n_max_m6 = 4, +0.7 s at 5) ~6e-6 and ~1e-6 s
+        rows = 0.0
+        for m, last, every in ((5, 2.5e-5, 1e-5), (6, 6e-6, 1e-6)):
+            sizes = estimated_counts(m, point[f"n_max_m{m}"])
+            rows += last * sizes[-1] + every * sum(sizes)
         # the range table: binomial_beats_power walks s up to M/m with integers of ~s log2 M bits
         ranged = sum((comb(mm, mm // 2) // mm) ** 2 * 4.2e-9 for mm in range(2, point["m_range"] + 1))
-        return m5 + 0.01 * point["n_max_m4"] + comb(point["m_fooling"], point["m_fooling"] // 2) ** 2 * 7e-7 + ranged + 0.05
+        return rows + 0.01 * point["n_max_m4"] + comb(point["m_fooling"], point["m_fooling"] // 2) ** 2 * 7e-7 + ranged + 0.05
 
     def obligations(self, point: dict) -> Obligations:
-        """Exact counts at m = 4, 5 (with the bits they force), the log-rank bits across the cut there,
+        """Exact counts at m = 4, 5, 6 (with the bits they force), the log-rank bits across the cut there,
         and the fooling family's ``N(n) >= m^(n-1)`` at m_fooling for every n the statement names.
+
+        The counts are the closure's (:func:`closure_counts`), computed here, not a table: the
+        statement is "N_m(n) equals the number this closure finds", and the trusted checker
+        rebuilds the closure from the tokens and compares.
 
         The two-way bound: the prefix x query matrix has rank m at n = 2 (``<x, q>``) and
         2^m - 1 from n = 3 on, so at least ceil(log2 m), resp. m, bits across the cut.
         """
         verify = []
-        for m, n_max in ((4, point["n_max_m4"]), (5, point["n_max_m5"])):
-            N = known_counts(m, n_max)
+        for m in ROWS:
+            n_max = point[f"n_max_m{m}"]
+            N = closure_counts(m, n_max)
             bits = [(c - 1).bit_length() for c in N]
             verify.append(obligation(f"at m = {m}, exactly N(n) = {N} functions q -> T(P, q) for n = 2..{n_max}, "
                                      f"so at least {bits} bits into position n", "behaviour-counts",
@@ -163,7 +192,8 @@ class CommunicationBound(Claim):
         top = fooling_top(mf)
         verify.append(obligation(f"N(n) >= {mf}^(n-1) at m = {mf} for every n <= C({mf}, {mf // 2})/{mf} + 1 = {top}",
                                  "behaviours-at-least-power", target="min-ip", m=mf, lengths=[2, top]))
-        reach = (f"N(n) exactly at m = 4 (n <= {point['n_max_m4']}) and m = 5 (n <= {point['n_max_m5']}); "
+        reach = (f"N(n) exactly at m = 4 (n <= {point['n_max_m4']}), m = 5 (n <= {point['n_max_m5']}) "
+                 f"and m = 6 (n <= {point['n_max_m6']}); "
                  f"N(n) >= m^(n-1) at m = {mf} for n <= {top}")
         return Obligations(verify=tuple(verify), reach=reach)
 
@@ -178,7 +208,8 @@ class CommunicationBound(Claim):
 
     def _counts(self, point: dict, ev) -> None:
         table, bits, beats, ranks = {}, {}, {}, {}
-        for m, n_max in ((4, point["n_max_m4"]), (5, point["n_max_m5"])):
+        for m in ROWS:
+            n_max = point[f"n_max_m{m}"]
             levels = behaviour_levels(m, n_max, ev.poll)
             counts = {n: len(levels[n - 2]) for n in range(2, n_max + 1)}
             table[m] = counts
@@ -192,7 +223,13 @@ class CommunicationBound(Claim):
             n = n_max
             rows = list(levels[n - 2].items())
             matrix = [list(f) for f, _ in rows]
-            r_rows, r_cols = exact.nonsingular_minor(matrix)
+            # a minor of M^T is one of M: row-reducing the wide transpose is far cheaper than the tall M, and
+            # the first 1024 behaviours already reach the largest possible rank 2^m - 1 (the query-0 column is
+            # zero) at m <= 6; only if they do not are all rows reduced
+            for cap in (1024, len(matrix)):
+                r_cols, r_rows = exact.nonsingular_minor([list(col) for col in zip(*matrix[:cap])])
+                if len(r_rows) == (1 << m) - 1:
+                    break
             ranks[m] = {"n": n, "rank": len(r_rows), "bits": counting.ceil_log2(len(r_rows))}
             ev.certify("behaviour-rank", {
                 "m": m, "n": n, "prefixes": [padded(rows[i][1], n - 1) for i in r_rows],
@@ -244,7 +281,7 @@ class CommunicationBound(Claim):
     # -- figures for the report (floats for display only)
 
     def plots(self, record: dict) -> list[Plot]:
-        """log2 N(n) against n for m = 4, 5, beside (n - 1) log2 m."""
+        """log2 N(n) against n for m = 4, 5, 6, beside (n - 1) log2 m."""
         import math
 
         table = (record.get("facts") or {}).get("N") or {}

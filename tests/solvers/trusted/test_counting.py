@@ -58,6 +58,18 @@ def test_prefix_behaviours_counts_exactly():
     assert run("prefix-behaviours", {"m": 5, "counts": [32, 317, 1407]}).judgment["bits"] == [5, 9, 11]
 
 
+def test_prefix_behaviours_at_m6():
+    # the third row of K9's table (THEOREMS.md's oracle N = 64, 1415, 15415): counted by the checker's own closure
+    accepted = run("prefix-behaviours", {"m": 6, "counts": [64, 1415, 15415]}, max_work=2 * 10**8)
+    assert accepted.judgment["counts"] == [64, 1415, 15415] and accepted.judgment["bits"] == [6, 11, 14]
+    rejected("prefix-behaviours", {"m": 6, "counts": [64, 1415, 15414]}, "N\\(4\\) = 15415 at m=6")
+    rejected("prefix-behaviours", {"m": 6, "counts": [64, 1416, 15415]}, "N\\(3\\) = 1415")
+    rejected("prefix-behaviours", {"m": 7, "counts": [128]}, "m")  # beyond the kind's range: codes of 7 * 128 bits
+    # n = 6 at m = 6 asks 4^6 (1 + 64 + 1415 + 15415 + 97530) = 4.7e8 > the default bound: refused before any work
+    with pytest.raises(Refused, match="operations"):
+        run("prefix-behaviours", {"m": 6, "counts": [64, 1415, 15415, 97530, 402282]}, max_work=2 * 10**8)
+
+
 def test_prefix_behaviours_agree_with_every_prefix():
     # N_m(n) counted directly: the distinct functions q -> min_{x in P + (q,)} <x, q> over every prefix P
     for m in (1, 2, 3):

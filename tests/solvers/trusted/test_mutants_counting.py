@@ -111,9 +111,9 @@ def test_size_readers():
 
 
 def test_prefix_behaviours_estimate():
-    # 4^m (1 + the counts but the last), for 1 <= m <= 5; otherwise 0 (the kind rejects m)
-    values = [counting._behaviours_work({"m": m, "counts": [10, 20, 30]}) for m in (0, 1, 2, 5, 6)]
-    assert values == [0, 4 * 31, 16 * 31, 1024 * 31, 0]
+    # 4^m (1 + the counts but the last), for 1 <= m <= 6; otherwise 0 (the kind rejects m)
+    values = [counting._behaviours_work({"m": m, "counts": [10, 20, 30]}) for m in (0, 1, 2, 5, 6, 7)]
+    assert values == [0, 4 * 31, 16 * 31, 1024 * 31, 4096 * 31, 0]
     assert counting._behaviours_work({"m": 2, "counts": 5}) == 0
 
 

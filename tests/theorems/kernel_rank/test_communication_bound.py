@@ -24,6 +24,8 @@ def test_verified_with_the_planning_counts(outcome):
     assert outcome.status == "verified", outcome.message
     assert outcome.facts["N"][4] == {2: 16, 3: 71, 4: 135, 5: 160, 6: 166, 7: 167, 8: 167}
     assert outcome.facts["N"][5] == {2: 32, 3: 317, 4: 1407}
+    assert outcome.facts["N"][6] == {2: 64, 3: 1415, 4: 15415}  # the third row (issue 25)
+    assert outcome.facts["log_rank_two_way"][6] == {"n": 4, "rank": 63, "bits": 6}
     assert outcome.facts["constant_from_m4"] == {"n": 7, "N": 167}
     assert outcome.facts["bits_one_way"][4][3] == 7  # 2^6 < 71 <= 2^7
 
@@ -32,26 +34,31 @@ def test_every_obligation_is_discharged_and_the_reach_is_finite(outcome):
     needed = CommunicationBound().obligations(CommunicationBound().point(SMALL))
     judgments = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
     assert [first_discharging(judgments, o) for o in needed.verify] == [
-        "prefix-behaviours", "behaviour-rank", "prefix-behaviours", "behaviour-rank", "fooling-family"]
-    assert needed.reach == "N(n) exactly at m = 4 (n <= 8) and m = 5 (n <= 4); N(n) >= m^(n-1) at m = 6 for n <= 4"
+        "prefix-behaviours", "behaviour-rank", "prefix-behaviours", "behaviour-rank", "prefix-behaviours", "behaviour-rank",
+        "fooling-family"]
+    assert needed.reach == ("N(n) exactly at m = 4 (n <= 8), m = 5 (n <= 4) and m = 6 (n <= 4); "
+                            "N(n) >= m^(n-1) at m = 6 for n <= 4")
     assert outcome.obligations == needed.to_json()
 
 
 def test_certificates_of_another_point_do_not_discharge(outcome):
     claim = CommunicationBound()
     judgments = [(c["kind"], trusted.check(c).judgment) for c in outcome.certificates]
-    for other in ({"n_max_m4": 9}, {"n_max_m5": 5}, {"m_fooling": 8}):
+    for other in ({"n_max_m4": 9}, {"n_max_m5": 5}, {"n_max_m6": 3}, {"m_fooling": 8}):
         needed = claim.obligations(claim.point(SMALL | other))
         assert any(first_discharging(judgments, o) is None for o in needed.verify), other
 
 
-def test_the_table_the_obligations_name_is_the_closure():
-    assert [len(level) for level in k9.behaviour_levels(4, 7)] == list(k9.N_TABLE[4])
-    assert [len(level) for level in k9.behaviour_levels(5, 4)] == list(k9.N_TABLE[5][:3])
-    # m = 5 to its fixed point: the stated table, then its last value (n = 11 on)
-    assert [len(level) for level in k9.behaviour_levels(5, 14)] == k9.known_counts(5, 14)
-    assert k9.known_counts(5, 14)[-4:] == [k9.N_TABLE[5][-1]] * 4
-    assert k9.known_counts(4, 9) == [16, 71, 135, 160, 166, 167, 167, 167]
+def test_the_counts_the_obligations_name_are_the_closure_and_the_planning_values():
+    # THEOREMS.md's (found) values as oracles: computed by the closure, never stated by hand
+    assert k9.closure_counts(4, 9) == [16, 71, 135, 160, 166, 167, 167, 167]
+    assert k9.closure_counts(5, 5) == [32, 317, 1407, 3427]
+    assert k9.closure_counts(6, 4) == [64, 1415, 15415]
+    # m = 5 to its fixed point (n = 11 on): the estimate table of the cost model agrees
+    assert k9.closure_counts(5, 14) == k9.estimated_counts(5, 14)
+    needed = CommunicationBound().obligations(CommunicationBound().point(SMALL))
+    assert [o.judgment["counts"] for o in needed.verify if o.judgment["judgment"] == "behaviour-counts"] == [
+        k9.closure_counts(4, 8), k9.closure_counts(5, 4), k9.closure_counts(6, 4)]
 
 
 def test_counts_agree_with_brute_force_over_prefixes():
@@ -84,11 +91,31 @@ def test_a_non_injective_family_is_not_verified(monkeypatch):
     assert outcome.status == "unknown" and "rejected the fooling-family" in outcome.message
 
 
-def test_a_wrong_table_is_not_verified(monkeypatch):
-    monkeypatch.setattr(k9, "N_TABLE", {4: (16, 71, 135, 161, 166, 167), 5: k9.N_TABLE[5]})
+def test_a_wrong_statement_of_the_counts_is_not_verified(monkeypatch):
+    honest = k9.closure_counts
+    monkeypatch.setattr(k9, "closure_counts", lambda m, n: [c + (m == 6 and i == 2) for i, c in enumerate(honest(m, n))])
     claim = CommunicationBound()
     outcome = claim.check(claim.point(SMALL | {"n_max_m5": 2}))
-    assert outcome.status == "unknown" and "obligation not discharged: at m = 4" in outcome.message
+    assert outcome.status == "unknown" and "obligation not discharged: at m = 6" in outcome.message
+
+
+def test_a_wrong_closure_is_rejected_by_the_checker(monkeypatch):
+    # the claim's closure loses one function at m = 6, n = 4: it states 15414 and certifies it; the checker's
+    # own closure counts 15415, rejects the certificate, and the obligation stays undischarged
+    honest = k9._levels
+
+    def lossy(m, n_max):
+        levels = honest(m, n_max)
+        if m != 6:
+            return levels
+        last = dict(levels[-1])
+        last.pop(next(reversed(last)))
+        return levels[:-1] + [last]
+
+    monkeypatch.setattr(k9, "_levels", lossy)
+    claim = CommunicationBound()
+    outcome = claim.check(claim.point(SMALL | {"n_max_m5": 2}))
+    assert outcome.status == "unknown" and "N(4) = 15415 at m=6, not 15414" in outcome.message, outcome.message
 
 
 def test_the_checker_rejects_a_wrong_count(outcome):
@@ -130,3 +157,4 @@ def test_the_plot_draws_the_counts(outcome):
     (plot,) = CommunicationBound().plots(record)
     label, xs, ys = plot.series[0]
     assert label == "log2 N(n), m = 4" and xs == (2, 3, 4, 5, 6, 7, 8) and ys[0] == 4.0
+    assert [s[0] for s in plot.series if s[0].startswith("log2")] == ["log2 N(n), m = 4", "log2 N(n), m = 5", "log2 N(n), m = 6"]
