@@ -125,3 +125,24 @@ def test_a_searched_witness_is_rationalised_and_certified():
     assert len(out.certificates) == 2
     judgments = accepted(out.certificates)
     assert all(first_discharging(judgments, o) for o in claim.obligations(point).verify)
+
+
+def test_editing_a_stored_witness_changes_the_statement_and_marks_the_sentence_stale(monkeypatch):
+    """The statement names the stored witnesses' digest (psi tables at m = 4, H = 1 and 2): a witness edited
+    without the sentence changes the statement's hash (outcomes made before are stale) and the report says the
+    sentence was written for other heads (issue 24, as for softmax_temperature_length)."""
+    from theorems.conjectures import multi_head_length as module
+    from theorems.core import get
+    from theorems.report.model import sentence_written_for_another
+
+    claim = get("conjectures.multi_head_length")
+    assert claim.head_digest() == module.SENTENCE_HEAD == claim.sentence_head
+    assert claim.head_digest() in claim.statement().render() and sentence_written_for_another(claim) == ""
+    before = claim.statement_hash()
+    edited = (mh.TWO_HEADS_M4[0], mh.TWO_HEADS_M4[1][:-1] + (Fraction(1, 10),))  # one psi value of head 2
+    monkeypatch.setattr(mh, "TWO_HEADS_M4", edited)
+    monkeypatch.delitem(claim.__dict__, "_statement_hash", raising=False)  # the hash is cached per claim
+    after = claim.statement_hash()
+    monkeypatch.delitem(claim.__dict__, "_statement_hash")  # and not left cached for the tests after this one
+    assert after != before
+    assert "written for the head" in sentence_written_for_another(claim)
