@@ -52,7 +52,8 @@ def done(out: str, claim, point: dict, slug: str) -> dict | None:
     same = (record.get("claim") == claim.id and record.get("statement") == claim.statement_hash()
             and record.get("parameters") == certificates.encode(dict(point))
             and record["made"].get("code") == code_digest()
-            and record.get("obligations") == _obligations(claim, point))
+            # last (the claim's own code runs); None when the claim cannot state them: never a record's
+            and (stated := _obligations(claim, point)) is not None and record.get("obligations") == stated)
     unknown = record.get("unknown") if isinstance(record.get("unknown"), dict) else {}
     if not same or (record.get("status") == "unknown" and unknown.get("why") in RETRY):
         return None
