@@ -50,6 +50,6 @@ def test_a_problem_that_reaches_the_exact_fallback_ends_unknown_within_its_budge
     assert reached and 0 < reached[0] <= budget, "the float stages decided it: the test no longer reaches z3"
     assert isinstance(result, Unknown), result
     assert "z3" in result.reason and ("timeout" in result.reason or "budget" in result.reason), result.reason
-    # 2.0-3.1 s measured at load 1-10; z3 unbounded would run past 120 s.  The slack is for
-    # z3 noticing its limit and the clock reads between stages on a loaded machine.
-    assert elapsed < budget + 8.0, f"decide ran {elapsed:.1f}s on a budget of {budget}s"
+    # 2.0-3.1 s measured at load 1-10; z3 unbounded would run past 120 s.  The bound only catches that
+    # hang: 10x the slowest measured (issue 28: no wall-clock bound tighter than 10x its measured time).
+    assert elapsed < 32.0, f"decide ran {elapsed:.1f}s on a budget of {budget}s"
