@@ -32,8 +32,13 @@ rank at exact length H+2 is ``2^{Theta_H(m)}``.  What is checked:
   for tokens a != b, head 1 with ``psi_1 = (a: 1, b: t)`` serves query a and head 2
   with ``psi_2 = (a: t, b: 1)`` serves query b; with ``t = 2m(n-1)`` the error is at most
   ``d(n-1)/(t+n-1) < 1/2``, ``d = |q| - <a,b> <= m``.  So a certificate needs >= 3 token types.
+* **Two rank-one heads solve length 4 = H + 2 for m <= 3** (issue 25): one rank-one
+  head already does there (the exact LP of the linearised problem is feasible for
+  m <= 3 and infeasible from m = 4 on), so the stored witness is that head (psi by
+  |x|: 1, 1, 3/10, 1/10) beside uniform attention, readouts fitted jointly, every
+  sequence evaluated exactly, one certificate per m.
 * Open: two rank-one heads at length 4, m = 4 — neither a witness nor a
-  certificate is known.
+  certificate is known (what was tried: docs/kernel_rank.multi_head.md).
 """
 
 from __future__ import annotations
@@ -325,12 +330,26 @@ def rationalise(psi_floats, denominator: int = 1000) -> list[Fraction]:
 
 # ------------------------------------------------------------------ witnesses
 
+LENGTH_4_SOLVED = 3  # two rank-one heads at length 4 are certified for m = 1 .. this (m = 4 is open)
+
 # Two rank-one heads at exact length 3 over {0,1}^4 (phi_h = 1): psi_h[x] with x the
 # token read as a binary number (bit i = coordinate i+1).  Found by `search_heads`
 # (m=4, n=3, H=2, seed=1) and `rationalise(., 20)`; the readouts are fitted exactly.
 TWO_HEADS_M4 = (
     tuple(Fraction(v) for v in "1 17/20 9/10 3/5 1/4 4/5 9/10 1/20 1 2/5 9/20 1/20 3/10 1/5 3/20 1/20".split()),
     tuple(Fraction(v) for v in "1 17/20 4/5 3/5 1/20 19/20 3/4 1/20 1 9/20 9/20 1/20 1/5 3/20 1/10 1/20".split()),
+)
+
+
+# Two rank-one heads at exact length 4 (= H + 2 for H = 2) over {0,1}^3, phi_h = 1, indexed as above.  Head 1 is
+# the single rank-one head that the exact LP of the linearised problem (``_linearised.rank_one(3, 4)``) finds,
+# rationalised to tenths: psi depends on |x| only (1, 1, 3/10, 1/10 for |x| = 0..3); head 2 is uniform attention.
+# One head already solves length 4 at m <= 3 (the LP is feasible there, infeasible from m = 4 on): two heads
+# solve it a fortiori, and the readouts fitted jointly for both heads give the certified witness.  Smaller m
+# restrict both to tokens with trailing zeros.
+TWO_HEADS_LENGTH_4_M3 = (
+    tuple(Fraction(v) for v in "1 1 1 3/10 1 3/10 3/10 1/10".split()),
+    tuple(Fraction(1) for _ in range(8)),
 )
 
 
@@ -445,7 +464,8 @@ class MultiHead(Claim):
                       sp.Rational(1, 2) * sp.Sum(D(s), (s, 0, 2 ** (_H + 1) - 1))),
                 "for every query q and every box {a_i, b_i} on positions 1..H+1 (D = product of the heads' "
                 "denominators): the box condition; with it one rank-one head fails length 3 at m = 4, "
-                "two rank-one heads solve length 3 at m = 4, and two token types never refute two heads",
+                "two rank-one heads solve length 3 at m = 4, two token types never refute two heads, and two "
+                "rank-one heads solve length 4 = H + 2 for m <= 3",
             ),
         )
 
@@ -474,8 +494,12 @@ class MultiHead(Claim):
             pair = [att.bits(a, mt), att.bits(b, mt)]
             verify.append(obligation(f"two rank-one heads solve every sequence of length 4 over the tokens {pair[0]}, {pair[1]} "
                                      "with error < 1/2", "solves", **two_heads(mt, 4, digest(pair))))
+        for m in range(1, LENGTH_4_SOLVED + 1):
+            verify.append(obligation(f"two rank-one heads with affine mixing solve every sequence of length 4 over {{0,1}}^{m} "
+                                     "with error < 1/2", "solves", **two_heads(m, 4, "all")))
         return Obligations(verify=tuple(verify),
-                           reach=f"length 3 at m = 4 (one head: every m >= 4), length 4 over two token types at m = {mt}")
+                           reach=f"length 3 at m = 4 (one head: every m >= 4), length 4 over two token types at m = {mt}, "
+                                 f"length 4 at m <= {LENGTH_4_SOLVED}")
 
     def cost(self, point: dict) -> float:
         # CPU seconds, measured by bench/estimates.py (default 0.46 s, H_identity = 4 3.3 s, m_types = 7 0.78 s,
@@ -483,7 +507,8 @@ class MultiHead(Claim):
         # readout LPs of the m = 4 witness (0.3 s), and a round of the float search
         identity = {1: 0.01, 2: 0.02, 3: 0.08, 4: 2.9}[point["H_identity"]]
         types = sum(1 for _ in pair_types(point["m_types"])) * 0.0066
-        return identity + types + 0.3 + point["search_rounds"] * 60.0
+        # + 0.25 s for the length-4 witnesses at m <= 3 (readout LPs and sweeps; 0.56 s measured at load 13)
+        return identity + types + 0.3 + 0.25 + point["search_rounds"] * 60.0
 
     def witness(self, point: dict):
         return [list(psi) for psi in TWO_HEADS_M4]
@@ -550,13 +575,27 @@ class MultiHead(Claim):
         ev.fact(f"two_types_worst_error_m{mt}_unchecked", worst)
         ev.cover("pair_types", {"m": mt, "length": n, "pairs": count})
 
-        # 5. The open case: two rank-one heads at length 4, m = 4.
+        # 5. Two rank-one heads at length 4 = H + 2: solved for m <= 3 (one head already does there).
+        worst4 = {}
+        for m in range(1, LENGTH_4_SOLVED + 1):
+            ev.poll()
+            psis = [list(psi[: 1 << m]) for psi in TWO_HEADS_LENGTH_4_M3]  # tokens with trailing zeros
+            sweep = certified_heads(ev, psis, list(range(1 << m)), m, 4, "all")
+            if sweep is None:
+                return
+            worst4[m] = sweep.worst
+            ev.cover(f"two_heads_length_4_m{m}", {"sequences": sweep.inputs, "evaluated": sweep.points})
+        ev.fact("two_heads_length_4_worst_errors_unchecked", worst4)
+        ev.fact("two_heads_length_4_worst_errors_decimal_unchecked", {m: f"{float(e):.4f}" for m, e in worst4.items()})
+
+        # 6. The open case: two rank-one heads at length 4, m = 4.
         if point["search_rounds"]:
             best, _ = search_heads(4, 4, 2, seed=1, rounds=point["search_rounds"], poll=ev.poll)
             ev.fact("two_heads_length_4_m4_search_unchecked", f"best float worst error {best:.4f} (a search, not a verdict)")
         ev.note("box identity for H <= %d (symbolic, sympy); one rank-one head fails length 3 at every m >= 4 (box certificate); "
                 "two rank-one heads solve it at m = 4 (exact witness); two token types never refute two heads (m = %d); "
-                "two heads at length 4, m = 4: open" % (point["H_identity"], mt))
+                "two rank-one heads solve length 4 for m <= %d (exact witnesses); at m = 4: open"
+                % (point["H_identity"], mt, LENGTH_4_SOLVED))
 
     @staticmethod
     def _same_as_sequence_rows(boxes) -> bool:

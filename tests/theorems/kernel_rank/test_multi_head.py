@@ -34,7 +34,7 @@ def test_verified_with_every_obligation_discharged(outcome):
     assert outcome.status == "verified" == claim.expected, outcome.message
     needed = claim.obligations(claim.point())
     assert outcome.obligations == needed.to_json()
-    assert not needed.refute and len(needed.verify) == 2 + len(list(mh.pair_types(4)))
+    assert not needed.refute and len(needed.verify) == 2 + len(list(mh.pair_types(4))) + mh.LENGTH_4_SOLVED
     judgments = accepted(outcome.certificates)
     for o in needed.verify:
         assert first_discharging(judgments, o), o.words
@@ -66,7 +66,7 @@ def _recertified(cert, change):
 def test_valid_certificates_of_other_sizes_tolerances_or_alphabets_do_not_discharge(outcome):
     claim = MultiHead()
     needed = claim.obligations(claim.point()).verify
-    one_head, two_heads, pairs = needed[0], needed[1], needed[2:]
+    one_head, two_heads, pairs = needed[0], needed[1], needed[2:2 + len(list(mh.pair_types(4)))]
     box = next(c for c in outcome.certificates if c["kind"] == "box-refutation")
 
     def pad(data):  # the same boxes at m = 5 (zero padded): valid, but only for m >= 5
@@ -119,6 +119,59 @@ def test_tampered_certificates_are_rejected(outcome):
     bad["data"]["heads"][0]["note"] = "decoration"
     with pytest.raises(C.CertificateError):
         trusted.check(bad)
+
+
+def test_two_heads_at_length_four_for_m_up_to_three(outcome):
+    """Length H + 2 = 4: one certificate per m <= 3, each discharging its own m only; at m = 4 nothing is claimed."""
+    needed = MultiHead().obligations(MultiHead().point()).verify[-mh.LENGTH_4_SOLVED:]
+    assert [o.judgment["m"] for o in needed] == [[1, 1], [2, 2], [3, 3]]
+    assert all(o.judgment["lengths"] == [4] and o.judgment["alphabet"] == "all" for o in needed)
+    certs = [c for c in outcome.certificates if c["kind"] == "multi-head-exhaustive" and c["data"]["lengths"] == [4]
+             and c["data"]["alphabet"] == "all"]
+    assert [c["data"]["m"] for c in certs] == [1, 2, 3]
+    for cert in certs:
+        one = accepted([cert])
+        assert [bool(first_discharging(one, o)) for o in needed] == [o.judgment["m"][0] == cert["data"]["m"] for o in needed]
+    worst = outcome.facts["two_heads_length_4_worst_errors_unchecked"]
+    assert set(worst) == {1, 2, 3} and all(0 < e < HALF for e in worst.values())
+    assert outcome.covered["two_heads_length_4_m3"]["sequences"] == 8**4
+    # a broken length-4 witness: a readout row moved, a psi set to 0, the certificate offered for m = 4
+    m3 = certs[-1]
+    bad = copy.deepcopy(m3)
+    bad["data"]["heads"][0]["readout"][7] = [C.encode(Fraction(v) + HALF) for v in bad["data"]["heads"][0]["readout"][7]]
+    with pytest.raises(C.CertificateError, match="error"):
+        trusted.check(bad)
+    bad = copy.deepcopy(m3)
+    bad["data"]["heads"][1]["psi"][0] = [0]
+    with pytest.raises(C.CertificateError, match="positive"):
+        trusted.check(bad)
+    bad = copy.deepcopy(m3)
+    bad["data"]["m"] = 4
+    with pytest.raises(C.CertificateError):
+        trusted.check(bad)
+
+
+class _LengthFourByOneUniformHead(MultiHead):
+    """Two copies of uniform attention at length 4: one head with uniform weights, which fails at m = 2 already."""
+
+    def run(self, point, ev):
+        import theorems.kernel_rank.multi_head as module
+
+        original = module.TWO_HEADS_LENGTH_4_M3
+        module.TWO_HEADS_LENGTH_4_M3 = (original[1], original[1])
+        try:
+            super().run(point, ev)
+        finally:
+            module.TWO_HEADS_LENGTH_4_M3 = original
+
+
+def test_a_length_four_witness_that_is_really_uniform_is_not_verified():
+    claim = _LengthFourByOneUniformHead()
+    out = claim.check(claim.point(SMALL))
+    assert out.status == "unknown" and "no readout" in out.message and "length 4" in out.message, out.message
+    needed = claim.obligations(claim.point(SMALL)).verify[-mh.LENGTH_4_SOLVED:]
+    judgments = accepted(out.certificates)
+    assert not all(first_discharging(judgments, o) for o in needed)
 
 
 class _OneHeadTwice(MultiHead):
