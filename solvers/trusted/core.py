@@ -42,7 +42,7 @@ VERSION = 1
 ENVELOPE_KEYS = ("format", "version", "kind", "claim", "statement", "parameters", "data")
 
 # The family module of each kind.  A family imports the core, limits.py (sizes for its work estimates) and
-# shared modules (motzkin.py, matrices.py), never another family, and is imported the first time a certificate
+# shared modules (motzkin.py, matrices.py, minip.py), never another family, and is imported the first time a certificate
 # of one of its kinds is read: a run reads no family it does not use.
 FAMILIES = {family: tuple(kinds.split()) for family, kinds in {
     "cones": "rank-two-betweenness",

@@ -16,9 +16,9 @@ from itertools import chain, combinations_with_replacement, product
 
 from solvers.trusted.core import CertificateError, digest, flag, integer, kind, listof, rational, require, token
 from solvers.trusted.matrices import lcm_denominator, matrix
+from solvers.trusted.minip import error_bound, read_lengths, read_tolerance
 
 TARGET = "min-ip"
-HALF = Fraction(1, 2)
 
 
 def _short(value) -> str:
@@ -30,30 +30,8 @@ def _choice(raw, options: tuple, name: str) -> str:
     return raw
 
 
-def _tolerance(raw, positive: bool = False) -> Fraction:
-    """A "solves" tolerance lies in [0, 1/2]: above 1/2 an output no longer names its integer
-    target, so "solves with error < 5" would be a vacuous line (a counterexample's, in (0, oo))."""
-    t = rational(raw, "tolerance")
-    if positive:
-        require(t > 0, f"tolerance {t} must be > 0")
-    else:
-        require(0 <= t <= HALF, f"tolerance {t} must lie in [0, 1/2]: above 1/2 an error bound does not solve Min-IP")
-    return t
-
-
-def _lengths(raw, high: int) -> list[int]:
-    """A nonempty list of distinct lengths in [1, high], returned sorted."""
-    values = [integer(n, "length", 1, high) for n in listof(raw, "lengths", 1, high)]
-    require(len(set(values)) == len(values), "lengths must be distinct")
-    return sorted(values)
-
-
 def _width(rows) -> int:  # columns of a table, for work estimates
     return len(rows[0]) if isinstance(rows, list) and rows and isinstance(rows[0], list) else 0
-
-
-def _bound(tolerance: Fraction) -> str:
-    return "error exactly 0" if tolerance == 0 else f"error < {tolerance}"
 
 
 def _solves(model, head, rank, m_range, lengths, tolerance, alphabet="all") -> dict:
@@ -105,7 +83,7 @@ def evaluate(cases, output, tolerance: Fraction, m: int, tokens=None) -> tuple[i
         q = xs[-1]
         error = abs(output(seq) - min((x & q).bit_count() for x in xs))
         if not (error == 0 if tolerance == 0 else error < tolerance):
-            raise CertificateError(f"sequence {list(xs)} (m={m}): error {error} is not {_bound(tolerance)[6:]}")
+            raise CertificateError(f"sequence {list(xs)} (m={m}): error {error} is not {error_bound(tolerance)[6:]}")
         worst, count = max(worst, error), count + 1
     return count, worst
 
@@ -121,7 +99,7 @@ def _evaluate_ratio(cases, ratio, tolerance: Fraction, m: int, tokens=None) -> t
         num, den = ratio(seq)
         gap = abs(num - min(map(int.bit_count, map(q.__and__, xs))) * den)  # T = min_j <x_j, q>
         if not (gap == 0 if t_num == 0 else gap * t_den < t_num * den):
-            raise CertificateError(f"sequence {list(xs)} (m={m}): error {Fraction(gap, den)} is not {_bound(tolerance)[6:]}")
+            raise CertificateError(f"sequence {list(xs)} (m={m}): error {Fraction(gap, den)} is not {error_bound(tolerance)[6:]}")
         if gap * best_den > best_num * den:
             best_num, best_den = gap, den
         count += 1
@@ -178,7 +156,7 @@ def _attention(heads: list, positional: bool):
 def _task(data: dict, high: int) -> tuple[list[int], Fraction]:
     """The fields every solving kind with a table head shares: target, lengths, tolerance."""
     require(data["target"] == TARGET, f"unknown target {_short(data['target'])}")
-    return _lengths(data["lengths"], high), _tolerance(data["tolerance"])
+    return read_lengths(data["lengths"], high), read_tolerance(data["tolerance"])
 
 
 def _kernel_heads(raw: list, m: int, tokens: list, lengths: list, tolerance: Fraction, symmetry: str):
@@ -251,7 +229,7 @@ def _heads_work(m: int, size: int, heads: list, lengths: list, order: str) -> in
 def _exhaustive_work(data) -> int:
     m = integer(data["m"], "m", 1, 12)
     order = "coordinates" if data["symmetry"] == "coordinates" else "none"
-    return _heads_work(m, 1 << m, [data], _lengths(data["lengths"], 6), order)
+    return _heads_work(m, 1 << m, [data], read_lengths(data["lengths"], 6), order)
 
 
 @kind("exhaustive", "m", "lengths", "phi", "psi", "readout", "target", "tolerance", "symmetry", work=_exhaustive_work)
@@ -269,7 +247,7 @@ def _exhaustive(data: dict):
     r = len(phi[0])
     return (_solves("kernel", digest({"phi": phi, "psi": psi, "readout": U}), r, (m, m), lengths, tolerance),
             f"feature rank <= {r} head, lengths {lengths} at m={m}: {count} sequences ({symmetry}), "
-            f"worst error {worst}, {_bound(tolerance)}")
+            f"worst error {worst}, {error_bound(tolerance)}")
 
 
 def _alphabet(raw, m: int) -> list[int]:
@@ -285,7 +263,7 @@ def _multi_head_work(data) -> int:
     m = integer(data["m"], "m", 1, 8)
     size = len(data["alphabet"]) if isinstance(data["alphabet"], list) else 1 << m
     order = "context" if data["symmetry"] == "context" else "none"
-    return _heads_work(m, size, listof(data["heads"], "heads", 1, 8), _lengths(data["lengths"], 6), order)
+    return _heads_work(m, size, listof(data["heads"], "heads", 1, 8), read_lengths(data["lengths"], 6), order)
 
 
 @kind("multi-head-exhaustive", "m", "lengths", "alphabet", "heads", "target", "tolerance", "symmetry", work=_multi_head_work)
@@ -307,7 +285,7 @@ def _multi_head_exhaustive(data: dict):
     alphabet = "all" if data["alphabet"] == "all" else digest(data["alphabet"])
     return (_solves(f"kernel-heads-{len(heads)}", head, max(ranks), (m, m), lengths, tolerance, alphabet),
             f"{len(heads)} heads of feature ranks {ranks}, lengths {lengths} over {len(tokens)} tokens at m={m}: "
-            f"{count} sequences ({symmetry}), worst error {worst}, {_bound(tolerance)}")
+            f"{count} sequences ({symmetry}), worst error {worst}, {error_bound(tolerance)}")
 
 
 def _positional_work(data) -> int:
@@ -330,7 +308,7 @@ def _rank_one_positional_witness(data: dict):
     size = 1 << m
     psi = matrix(data["psi"], "psi", None, size)
     n = integer(len(psi), "length", 1, 5)
-    prefixes, tolerance = flag(data["prefixes"], "prefixes"), _tolerance(data["tolerance"])
+    prefixes, tolerance = flag(data["prefixes"], "prefixes"), read_tolerance(data["tolerance"])
     require(all(v >= 0 for row in psi for v in row), "psi must be nonnegative")
     lengths = list(range(1, n + 1)) if prefixes else [n]
     for k in lengths:
@@ -343,7 +321,7 @@ def _rank_one_positional_witness(data: dict):
     scored = f"every prefix of length <= {n}" if prefixes else f"exact length {n}"
     return (_solves(model, digest({"psi": psi, "readout": U}), 1, (m, m), lengths, tolerance),
             f"rank-one head with position-dependent maps solves {scored} at m={m}: {count} sequences, "
-            f"worst error {worst}, {_bound(tolerance)}")
+            f"worst error {worst}, {error_bound(tolerance)}")
 
 
 # ------------------------------------------------------- polynomial readouts

@@ -17,35 +17,13 @@ from itertools import chain, combinations_with_replacement
 
 from solvers.trusted.core import CertificateError, digest, integer, kind, listof, rational, require
 from solvers.trusted.matrices import lcm_denominator
+from solvers.trusted.minip import error_bound, read_lengths, read_tolerance
 
 TARGET = "min-ip"
-HALF = Fraction(1, 2)
 
 
 def _short(value) -> str:
     return repr(value[:40]) if isinstance(value, str) else type(value).__name__
-
-
-def _tolerance(raw, positive: bool = False) -> Fraction:
-    """A "solves" tolerance lies in [0, 1/2]: above 1/2 an output no longer names its integer
-    target, so "solves with error < 5" would be a vacuous line; a counterexample's lies in (0, oo)."""
-    t = rational(raw, "tolerance")
-    if positive:
-        require(t > 0, f"tolerance {t} must be > 0")
-    else:
-        require(0 <= t <= HALF, f"tolerance {t} must lie in [0, 1/2]: above 1/2 an error bound does not solve Min-IP")
-    return t
-
-
-def _lengths(raw, high: int) -> list[int]:
-    """A nonempty list of distinct lengths in [1, high], returned sorted."""
-    values = [integer(n, "length", 1, high) for n in listof(raw, "lengths", 1, high)]
-    require(len(set(values)) == len(values), "lengths must be distinct")
-    return sorted(values)
-
-
-def _bound(tolerance: Fraction) -> str:
-    return "error exactly 0" if tolerance == 0 else f"error < {tolerance}"
 
 
 def _score_table(raw, m: int, name: str):
@@ -80,7 +58,7 @@ def _table_work(raw, m: int) -> int:  # entries of a flat or triangular score ta
 
 def _score_work(data) -> int:
     m = integer(data["m"], "m", 1, 100000)
-    lengths = _lengths(data["lengths"], 8)
+    lengths = read_lengths(data["lengths"], 8)
     # the rows of each w (m^2 / 2 entries, twice), then C(w+n-1, n-1) score multisets of n terms for each w and n;
     # with the gap form (read off the tables, a walk over their entries) only those with a score 0: C(w+n-2, n-2)
     tables = _table_work(data["kappa"], m) + (m + 1) ** 2
@@ -170,7 +148,7 @@ def _score_statistic(data: dict):
     """
     tables = []
     m, kappa, value, head = _score_head(data, tables)
-    lengths, tolerance = _lengths(data["lengths"], 8), _tolerance(data["tolerance"])
+    lengths, tolerance = read_lengths(data["lengths"], 8), read_tolerance(data["tolerance"])
     tol_num, tol_den = tolerance.numerator, tolerance.denominator
     form = _gap_form(*tables)
     if form is not None:
@@ -203,13 +181,13 @@ def _score_statistic(data: dict):
             # |deviation / (scale_u * total)| < tolerance, or == 0 when the tolerance is 0, in integers
             if not (deviation == 0 if tol_num == 0 else abs(deviation) * tol_den < tol_num * scale_u * total):
                 raise CertificateError(f"length {len(scores) + 1}, |q|={w}, context scores {list(scores)}: error "
-                                       f"{Fraction(abs(deviation), scale_u * total)} is not {_bound(tolerance)[6:]}")
+                                       f"{Fraction(abs(deviation), scale_u * total)} is not {error_bound(tolerance)[6:]}")
             count += 1
     how = "statistic points with minimum score 0 (the error depends only on the gaps above it)" if form else "statistic points"
     judgment = {"judgment": "solves", "model": "score-statistic", "head": head, "rank": "any", "alphabet": "all",
                 "m": [1, m], "lengths": lengths, "target": TARGET, "tolerance": tolerance}
     return (judgment,
-            f"score-statistic head solves lengths {lengths} for every m' <= {m}: {count} {how}, {_bound(tolerance)}")
+            f"score-statistic head solves lengths {lengths} for every m' <= {m}: {count} {how}, {error_bound(tolerance)}")
 
 
 def _counterexample_work(data) -> int:
@@ -224,7 +202,7 @@ def _score_counterexample(data: dict):
     Judgment: ``fails{model "score-statistic", head digest({"kappa","value"}), m, length}``.
     """
     m, kappa, value, head = _score_head(data)
-    tolerance = _tolerance(data["tolerance"], positive=True)
+    tolerance = read_tolerance(data["tolerance"], positive=True)
     seq = [integer(x, "token", 0, (1 << m) - 1) for x in listof(data["sequence"], "sequence", 1, 64)]
     q = seq[-1]
     w = q.bit_count()
