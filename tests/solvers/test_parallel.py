@@ -150,6 +150,17 @@ def test_stop_terminates_the_workers_and_cancels_what_waits():
     forgotten = Pool(None)  # after shutdown a pool forgets its workers
     parallel._stop(forgotten)
     assert forgotten.calls == [(False, True)]
+    del forgotten._processes  # or never had them
+    parallel._stop(forgotten)
+    assert forgotten.calls == [(False, True)] * 2
+
+
+def test_a_shared_pool_has_as_many_workers_as_jobs_and_the_table_of_every_task(monkeypatch):
+    built, real = [], parallel._pool
+    monkeypatch.setattr(parallel, "_pool", lambda workers, runner=None: built.append((workers, runner)) or real(workers, runner))
+    assert sorted(parallel._run_pool(_square, [(k,) for k in range(5)], 3)) == [(k, k * k) for k in range(5)]
+    [(workers, runner)] = built
+    assert workers == 3 and len(runner) == 5 and all(pid > 0 for pid in runner)  # each task marked by its worker
 
 
 def test_a_pool_built_for_a_sweep_has_its_workers_and_its_table():
