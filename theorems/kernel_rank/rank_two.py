@@ -15,8 +15,8 @@ exists iff the cone spanned by r nonnegative generators ``Psi^T e_i`` meets ever
 * r = 1: one ray meets every cone — one LP in ``(psi, P_q)``; at m = 4 it is infeasible (a
   Gordan certificate, the checker's ``rank-one-infeasible``, zero-padded to every m >= 4).
 * r = 2, membership: for two given generators, "the cone meets ``G_q``" is one LP per query
-  in ``(phi(q), P_q)``; at m = 4 it holds for every query (the generators are the ``psi`` of the
-  stored rank-2 head of the r*(m) table; ``phi`` and the readout are recomputed here), so the
+  in ``(phi(q), P_q)``; at m = 4 it holds for every query (the generators :data:`GENERATORS_M4`, found
+  by the float search of the r*(m) table; ``phi`` and the readout are decided here), so the
   assembled head is re-evaluated on every sequence (``exhaustive``): ``r*(4) = 2``.
 * r = 2, impossibility (Lemmas 2, 3): of three rows of a rank-two head, the one with the
   middle angle is a nonnegative combination of the other two, so the LP ``M(a; b, c)`` (rows
@@ -33,8 +33,6 @@ What the verdict rests on (:meth:`RankTwo.obligations`): at m = 4, ``unsolvable{
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -49,7 +47,16 @@ from theorems.core import Claim, Obligations, Parameter, Statement, obligation
 from theorems.kernel_rank import THREE_TOKENS
 
 HALF = Fraction(1, 2)
-_WITNESS_FILE = os.path.join(os.path.dirname(__file__), "feature_rank_witnesses.json")
+# The generators at m = 4: the two columns of Psi of a rank-2 head found by the float search of the r*(m)
+# table (its Phi and readout are not used: phi(q) and the readout rows are decided here, per query, exactly).
+# Kept here, not read from the table's stored heads, so that this claim rests on no file of the table: the
+# table builds on this claim (its lower bound 3 is this claim's betweenness certificate), never the reverse.
+GENERATORS_M4 = (
+    ("1693/472", "2964/827", "329/95", "1747/888", "1235/387", "971/663", "2745/941", "326/377",
+     "2133/577", "1293/952", "752/333", "623/843", "1162/849", "715/717", "751/965", "590/857"),
+    ("745/898", "355/561", "1/1000", "1/1000", "712/851", "37/138", "1/1000", "19/968",
+     "37/162", "8191/950", "131/988", "155/971", "4814/489", "217/785", "113/711", "1/1000"),
+)
 
 # The plan at m = 5 (bits, coordinate 1 first): "middle, end, end" — found by
 # bench/rank_two.py; every exclusion is decided afresh and certified, never assumed.
@@ -185,16 +192,10 @@ def exclusion_certificate(cone: ConeSystem, multipliers: dict, m: int, a: int, b
     return {"middle": att.bits(a, m), "ends": [att.bits(b, m), att.bits(c, m)], "rows": rows, "nonnegative": nonneg}
 
 
-def stored_generators(m: int) -> list[list[Fraction]] | None:
-    """The two columns of ``Psi`` of the stored rank-2 head (its ``phi`` and readout are not used)."""
-    if not os.path.exists(_WITNESS_FILE):
-        return None
-    with open(_WITNESS_FILE) as handle:
-        entry = json.load(handle).get(f"m{m}_r2")
-    if entry is None:
-        return None
-    psi = [[Fraction(v) for v in row] for row in entry["psi"]]
-    return [[row[i] for row in psi] for i in range(len(psi[0]))]
+def generators_m4() -> list[list[Fraction]]:
+    """The two generators ``psi_1, psi_2`` on ``{0,1}^4`` (token index = the bits read as a binary number,
+    coordinate 1 the lowest bit) whose cone meets every ``G_q`` at m = 4 (:data:`GENERATORS_M4`)."""
+    return [[Fraction(v) for v in g] for g in GENERATORS_M4]
 
 
 def head_from_cones(m: int, generators, budget=None, poll=lambda: None):
@@ -300,10 +301,7 @@ class RankTwo(Claim):
             ev.fact("ray_certificate_rows_unchecked", len(data["rows"]) + len(data["nonnegative"]))
             ev.certify("rank-one-infeasible", data)
         # rank two: the cone of two generators meets every G_q (one exact LP per query)
-        generators = stored_generators(m)
-        if generators is None:
-            ev.unknown("no stored generators at m = 4")
-            return
+        generators = generators_m4()
         say("membership of cone(psi_1, psi_2) in G_q for the 16 queries")
         head = head_from_cones(m, generators, ev.budget.remaining(), ev.poll)
         if head is None:

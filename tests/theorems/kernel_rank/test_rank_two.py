@@ -40,7 +40,7 @@ def test_one_ray_misses_the_cones_on_every_token_at_m4_and_meets_them_at_m3():
 
 
 def test_each_stored_generator_alone_misses_some_cone_and_together_they_meet_all():
-    generators = rank_two.stored_generators(4)
+    generators = rank_two.generators_m4()
     for g in generators:
         assert rank_two.head_from_cones(4, [g]) is None
     Phi, U = rank_two.head_from_cones(4, generators)
@@ -50,7 +50,7 @@ def test_each_stored_generator_alone_misses_some_cone_and_together_they_meet_all
 def test_the_middle_angle_row_is_a_nonnegative_combination_of_the_others():
     """Lemma 2 on the m = 4 head: for every triple, the row of the middle angle is
     alpha K[b] + beta K[c] with alpha, beta >= 0 (so its M(a; b, c) must be feasible)."""
-    generators = rank_two.stored_generators(4)
+    generators = rank_two.generators_m4()
     Phi, _ = rank_two.head_from_cones(4, generators)
     K = [[sum((p * g[x] for p, g in zip(Phi[q], generators)), Fraction(0)) for x in range(16)] for q in range(16)]
     slope = lambda q: Phi[q][1] / (Phi[q][0] + Phi[q][1])  # noqa: E731  (monotone in the angle)
@@ -97,12 +97,11 @@ def test_a_wrong_plan_leaves_the_outcome_unknown(monkeypatch):
 def test_stored_heads_prefer_the_lower_score_at_a_gap_of_two():
     """Lemma 4 on real heads: <v,q> - <u,q> = 2 forces K[q,u] > K[q,v] (the m = 4 rank-2 head
     from the cones, and the table's stored rank-3 head at m = 5)."""
-    import json
+    from theorems.kernel_rank.feature_rank_table import load_witnesses
 
-    with open(rank_two._WITNESS_FILE) as handle:
-        stored = json.load(handle)["m5_r3"]
-    Phi5, Psi5 = ([[Fraction(v) for v in row] for row in stored[k]] for k in ("phi", "psi"))
-    generators = rank_two.stored_generators(4)
+    stored = load_witnesses()["m5_r3"]
+    Phi5, Psi5 = stored["phi"], stored["psi"]
+    generators = rank_two.generators_m4()
     Phi4, _ = rank_two.head_from_cones(4, generators)
     Psi4 = [[g[x] for g in generators] for x in range(16)]
     checked = 0
@@ -116,3 +115,17 @@ def test_stored_heads_prefer_the_lower_score_at_a_gap_of_two():
                         assert K[q][u] > K[q][v], (m, q, u, v)
                         checked += 1
     assert checked == 220 + 2280
+
+
+def test_the_dependency_on_the_table_is_one_way():
+    """The r*(m) table builds on this claim (its lower bound 3); this claim reads nothing of the table: no import,
+    no stored file (its generators are its own), no ``uses`` edge back."""
+    import inspect
+
+    from theorems.kernel_rank import feature_rank_table
+
+    source = inspect.getsource(rank_two)
+    assert "feature_rank" not in source.replace("feature rank", "")
+    assert "kernel_rank.feature_rank_table" not in RankTwo.uses
+    assert "kernel_rank.rank_two" in feature_rank_table.FeatureRankTable.uses
+    assert [len(g) for g in rank_two.generators_m4()] == [16, 16]
