@@ -32,8 +32,10 @@ class _Toy(core.Claim):
         return core.Statement(hypotheses=(), conclusion=(sympy.Symbol("T"), "toy"))
 
     def obligations(self, point):
+        bound = point.get("bound", 2)  # the point's own bound: obligations are stated at the point
+
         def rank(name):
-            return core.obligation(f"rank {name} >= 2", "rank-at-least", matrix=digest(MATRICES[name]), rows=2, cols=2, bound=2)
+            return core.obligation(f"rank {name} >= {bound}", "rank-at-least", matrix=digest(MATRICES[name]), rows=2, cols=2, bound=bound)
 
         return core.Obligations(verify=tuple(rank(n) for n in self.verify), refute=tuple(rank(n) for n in self.refute), reach="all")
 
@@ -148,3 +150,9 @@ def test_the_outcome_keeps_its_own_copy_of_the_point():
     out = ev.outcome(0.0)
     ev.point["m"] = 4
     assert out.parameters == {"m": 3}
+
+
+def test_the_obligations_are_those_stated_at_the_point():
+    out = evidence(verify="A", certified="A", point={"bound": 3}).outcome(0.0)  # rank >= 2 certified, 3 asked
+    assert (out.status, out.message) == ("unknown", "obligation not discharged: rank A >= 3")
+    assert out.obligations["verify"][0]["judgment"]["bound"] == 3
