@@ -124,30 +124,36 @@ def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True, f
     return rows, groups, found
 
 
-def fitted_slope(xs, ys, x_min: float = FIT_FROM) -> tuple[str | None, str]:
-    """(slope as a 3-decimal string or None, the points it is fitted on / why not): display only."""
+def fitted_slope(xs, ys, x_min: float = FIT_FROM, variable: str = "x") -> tuple[str | None, str]:
+    """(slope as a 3-decimal string or None, the points it is fitted on / why not): display only.
+
+    ``variable`` names what xs are (``"beta"``, ``"1 + beta"``, ``"1 + S"``): the explanation says
+    "fitted on beta = 64, 256", not a bare x."""
     pts = [(float(x), float(y)) for x, y in zip(xs, ys) if y is not None and float(x) >= x_min and float(y) > 0]
     if len(pts) < MIN_FIT_POINTS:
-        return None, f"not fitted: {len(pts)} point(s) with x >= {x_min:g}, at least {MIN_FIT_POINTS} needed"
+        return None, f"not fitted: {len(pts)} point(s) with {variable} >= {x_min:g}, at least {MIN_FIT_POINTS} needed"
     lx, ly = [log(x) for x, _ in pts], [log(y) for _, y in pts]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
     den = sum((a - mx) ** 2 for a in lx)
     if den == 0:
-        return None, "not fitted: every point has the same x"
+        return None, f"not fitted: every point has the same {variable}"
     slope = sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / den
-    return f"{slope:.3f}", "fitted on x = " + ", ".join(f"{x:g}" for x, _ in pts)
+    return f"{slope:.3f}", f"fitted on {variable} = " + ", ".join(f"{x:g}" for x, _ in pts)
 
 
 def law_plot(name: str, title: str, xlabel: str, xs, lowers: dict, uppers: dict, exponent: Fraction, note: str) -> Plot:
     """Log-log: each lower and upper series (label -> ys, None entries dropped), and the exponent's reference line
-    at half the height of the last point of the first lower series (below the data, never through it)."""
+    at half the height of the last point of the first lower series (below the data, never through it).
+
+    Drawn order: the uppers first, then the lowers in reverse, so the first lower series (the headline bound)
+    is drawn last, on top: a series that coincides with another stays visible (each has its own marker)."""
     series = []
-    for label, ys in [*lowers.items(), *uppers.items()]:
+    for label, ys in [*uppers.items(), *reversed(lowers.items())]:
         pts = [(float(x), float(y)) for x, y in zip(xs, ys) if y is not None]
         if pts:
             series.append((label, tuple(p[0] for p in pts), tuple(p[1] for p in pts)))
     if series:
-        x_last, y_last = series[0][1][-1], series[0][2][-1]
+        x_last, y_last = series[-1][1][-1], series[-1][2][-1]
         e = float(exponent)
         anchor = y_last / x_last**e / 2  # at half the height of the data's last point: out of the data's way
         series.append((f"slope {exponent} reference (shifted down)", tuple(float(x) for x in xs),

@@ -186,3 +186,40 @@ def test_a_single_beta_below_16_is_refused_its_annulus_would_be_empty():
             claim.point({"beta": beta})
     point = claim.point({"beta": 16})
     assert ball_law.point_betas(point) == [16] and claim.obligations(point).verify
+
+
+def test_rings_from_the_rim_certify_at_least_21_at_beta_16_and_beat_the_lattice(outcome):
+    """Issue 25: at beta = 16 the disk is four kernel widths across and the rim dominates: the lattice gives 13,
+    rings from the rim (the rim spaced closer than the interior) at least 21 — each point a certified row."""
+    _, out = outcome
+    t = table(out)
+    assert t[16]["rim"]["lower"] >= 21 > t[16]["disk"]["lower"]
+    assert all(t[b]["rim"]["lower"] >= t[b]["disk"]["lower"] for b in t)
+    cert = next(c for c in out.certificates if c["kind"] == "approx-rank-lower-ball" and c["data"]["beta"] == 16
+                and len(c["data"]["rows"]) == t[16]["rim"]["lower"])
+    judgment = trusted.check(cert).judgment
+    assert judgment["bound"] >= 21 and judgment["ball"] == 2
+    needs = [o["judgment"] for o in out.obligations["verify"] if o["words"].startswith("beta = 16, rings from the rim")]
+    assert len(needs) == 1 and discharges(judgment, needs[0])
+    # one point pushed off the rim (times 11/10): the same rows are certified, on points outside the disk
+    forged = copy.deepcopy(cert)
+    forged["data"]["points"][0] = [Fraction(11, 10) * Fraction(v) for v in forged["data"]["points"][0]]
+    try:
+        off = trusted.check(forged).judgment
+    except certificates.CertificateError:
+        return  # refused outright: discharges nothing either
+    assert off["ball"] is False and not discharges(off, needs[0])
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_the_rings_are_rational_points_at_exact_radii_in_the_ball(d):
+    from solvers import arrangements
+
+    a = arrangements.Arrangement(Fraction(3, 2), Fraction(9, 5), Fraction(2))
+    rings = arrangements.rings(d, 4, a)
+    assert rings[0][0] == 1 and rings[-1][0] == 0  # the rim first, the centre last
+    for r, unit in rings:
+        assert all(sum(v * v for v in x) == (1 if r else 0) for x in unit)  # unit points exactly on S^{d-1}
+    points = arrangements.concentric(d, 4, a)
+    assert len(points) == sum(len(u) for _, u in rings) and all(sum(v * v for v in x) <= 1 for x in points)
+    assert arrangements.concentric_floats(d, 4, a).shape == (len(points), d)
