@@ -121,21 +121,24 @@ def test_tampered_certificates_are_rejected(outcome):
         trusted.check(bad)
 
 
-def test_two_heads_at_length_four_for_m_up_to_three(outcome):
-    """Length H + 2 = 4: one certificate per m <= 3, each discharging its own m only; at m = 4 nothing is claimed."""
+def test_two_heads_at_length_four_for_m_up_to_four(outcome):
+    """Length H + 2 = 4: one certificate per m <= 4, each discharging its own m only; at m = 5 nothing is claimed."""
     needed = MultiHead().obligations(MultiHead().point()).verify[-mh.LENGTH_4_SOLVED:]
-    assert [o.judgment["m"] for o in needed] == [[1, 1], [2, 2], [3, 3]]
+    assert [o.judgment["m"] for o in needed] == [[1, 1], [2, 2], [3, 3], [4, 4]]
     assert all(o.judgment["lengths"] == [4] and o.judgment["alphabet"] == "all" for o in needed)
     certs = [c for c in outcome.certificates if c["kind"] == "multi-head-exhaustive" and c["data"]["lengths"] == [4]
              and c["data"]["alphabet"] == "all"]
-    assert [c["data"]["m"] for c in certs] == [1, 2, 3]
+    assert [c["data"]["m"] for c in certs] == [1, 2, 3, 4]
     for cert in certs:
         one = accepted([cert])
         assert [bool(first_discharging(one, o)) for o in needed] == [o.judgment["m"][0] == cert["data"]["m"] for o in needed]
     worst = outcome.facts["two_heads_length_4_worst_errors_unchecked"]
-    assert set(worst) == {1, 2, 3} and all(0 < e < HALF for e in worst.values())
-    assert outcome.covered["two_heads_length_4_m3"]["sequences"] == 8**4
-    # a broken length-4 witness: a readout row moved, a psi set to 0, the certificate offered for m = 4
+    assert set(worst) == {1, 2, 3, 4} and all(0 < e < HALF for e in worst.values())
+    assert outcome.covered["two_heads_length_4_m4"]["sequences"] == 16**4
+    # where one rank-one head fails (K3, K5): the witness is two heads, neither of them alone a solution
+    psi_1, psi_2 = mh.two_heads_length_4(4)
+    assert psi_1 != psi_2 and mh.fit_readouts([psi_1], list(range(16)), 4)[0] is None
+    # a broken length-4 witness: a readout row moved, a psi set to 0, the certificate offered for m = 5
     m3 = certs[-1]
     bad = copy.deepcopy(m3)
     bad["data"]["heads"][0]["readout"][7] = [C.encode(Fraction(v) + HALF) for v in bad["data"]["heads"][0]["readout"][7]]
@@ -146,27 +149,15 @@ def test_two_heads_at_length_four_for_m_up_to_three(outcome):
     with pytest.raises(C.CertificateError, match="positive"):
         trusted.check(bad)
     bad = copy.deepcopy(m3)
-    bad["data"]["m"] = 4
+    bad["data"]["m"] = 5
     with pytest.raises(C.CertificateError):
         trusted.check(bad)
 
 
-class _LengthFourByOneUniformHead(MultiHead):
-    """Two copies of uniform attention at length 4: one head with uniform weights, which fails at m = 2 already."""
-
-    def run(self, point, ev):
-        import theorems.kernel_rank.multi_head as module
-
-        original = module.TWO_HEADS_LENGTH_4_M3
-        module.TWO_HEADS_LENGTH_4_M3 = (original[1], original[1])
-        try:
-            super().run(point, ev)
-        finally:
-            module.TWO_HEADS_LENGTH_4_M3 = original
-
-
-def test_a_length_four_witness_that_is_really_uniform_is_not_verified():
-    claim = _LengthFourByOneUniformHead()
+def test_a_length_four_witness_that_is_really_one_head_is_not_verified(monkeypatch):
+    # no split (t = 1): both heads are the profile beta, i.e. one rank-one head, which fails at m = 4
+    monkeypatch.setattr(mh, "LENGTH_4_SPLIT", Fraction(1))
+    claim = MultiHead()
     out = claim.check(claim.point(SMALL))
     assert out.status == "unknown" and "no readout" in out.message and "length 4" in out.message, out.message
     needed = claim.obligations(claim.point(SMALL)).verify[-mh.LENGTH_4_SOLVED:]
