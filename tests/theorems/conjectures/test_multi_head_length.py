@@ -146,3 +146,32 @@ def test_editing_a_stored_witness_changes_the_statement_and_marks_the_sentence_s
     monkeypatch.delitem(claim.__dict__, "_statement_hash")  # and not left cached for the tests after this one
     assert after != before
     assert "written for the head" in sentence_written_for_another(claim)
+
+
+def test_three_heads_at_length_four_from_two_heads_of_k4():
+    """H = 3 (length 4 = H + 1): K4's two heads at length 4 = 2 + 2 and a uniform third head, certified per m."""
+    claim = MultiHeadLength()
+    point = claim.point({"H": 3, "m_max": 3})
+    out = claim.check(point)
+    assert out.status == "unknown" and out.facts["largest_m_with_witness"] == 3, out.message
+    needed = claim.obligations(point)
+    assert [o.judgment["model"] for o in needed.verify] == ["kernel-heads-3"] * 3
+    assert all(o.judgment["lengths"] == [4] for o in needed.verify)
+    judgments = accepted(out.certificates)
+    assert all(first_discharging(judgments, o) for o in needed.verify)
+    assert not any(first_discharging(judgments, o) for o in needed.refute)
+    assert [len(c["data"]["heads"]) for c in out.certificates] == [3, 3, 3]
+    assert claim.witness(point, 3)[:2] == mh.two_heads_length_4(3)
+    # a third head claimed where the certificate has two: rejected as a forgery of the model, never discharging
+    forged = copy.deepcopy(out.certificates[-1])
+    forged["data"]["heads"] = forged["data"]["heads"][:2]
+    two = accepted([forged]) if _accepts(forged) else []
+    assert not any(first_discharging(two, o) for o in needed.verify)
+
+
+def _accepts(cert) -> bool:
+    try:
+        trusted.check(cert)
+        return True
+    except trusted.CertificateError:
+        return False
