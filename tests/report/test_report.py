@@ -1,3 +1,4 @@
+import html
 import json
 import math
 import os
@@ -578,3 +579,32 @@ def test_a_conjecture_page_says_who_states_it_and_never_credits_the_paper(monkey
     paper_claim = get("report_test.diagonal_rank")
     paper_entry = model.Entry(paper_claim, [], model.standing(paper_claim, []), "")
     assert "What the paper states" in markdown.claim_page(SimpleNamespace(entries=[paper_entry]), paper_entry)
+
+
+def test_an_analogue_never_reads_as_the_papers_sentence_verified(outcomes, tmp_path, monkeypatch):
+    """S7's calibration repeats the paper's experiment on other data (all-MiniLM-L6-v2, not BERT-base): on its
+    page and beneath the sentence its badges are quiet (white, outlined), the page says the sentence is not
+    checked here, and the sentence's headline badge says "an analogue only"; a claim reading its sentence
+    keeps the full colour."""
+    from theorems.report import model
+
+    analogue = "an analogue on a toy matrix (3 x 3), not the paper's data"
+    monkeypatch.setattr(toy.DiagonalRank, "analogue", analogue, raising=False)
+    monkeypatch.setattr(toy.DiagonalRank, "relation", "an analogue, not the paper's data")
+    assert model.role_of(get("report_test.diagonal_rank")) == "analogue"
+    out = tmp_path / "site"
+    assert main(["report", "--outcomes", str(outcomes), "--out", str(out)]) == 0
+    page = (out / "claims" / "report_test.diagonal_rank.html").read_text(encoding="utf-8")
+    standing = page.split('id="standing"')[1].split("</div>")[0]
+    assert "on the analogue's own data only" in standing and '<span class="badge quiet verified">' in standing
+    assert 'class="badge verified"' not in page and 'class="badge proved"' not in page  # no full-colour verdict
+    assert "Not checked here." in visible_text(page) and html.escape(analogue) in page
+    index = (out / "index.html").read_text(encoding="utf-8")
+    row = index.split('id="row-report_test.diagonal_rank"')[1].split("</tr>")[0]
+    assert '<span class="badge quiet verified">' in row and 'class="badge verified"' not in row
+    other = (out / "claims" / "report_test.unipotent_rank.html").read_text(encoding="utf-8")
+    assert '<span class="badge proved">' in other and "Not checked here." not in other
+    # the real one: S7's calibration is an analogue, named with its data, never as reading the sentence
+    calibration = get("softmax_rank.calibration")
+    assert model.role_of(calibration) == "analogue"
+    assert "not the paper's BERT-base set" in model.relation_of(calibration)

@@ -56,3 +56,56 @@ def test_table_keys_and_values_have_no_raw_tex_or_spelled_out_greek():
     assert "⌈" in out and "⌉" in out and "β" in out and "τ" in out and "ρ" in out
     assert "<mo>osc</mo>" in out or "<mi>osc</mi>" in out
     assert "<mo>∂</mo>" not in out and "<th><code>rho</code>" not in out
+
+
+def test_a_subscript_given_its_value_reads_at_not_as_a_call():
+    """r_tau (tau = 1) is r_τ at τ = 1, never r_τ(τ = 1); a bracketed remark after a space is not an argument."""
+    for text in ("r_tau (tau = 1)", "mean r_tau (tau = 1) per head"):
+        assert "r_τ at τ = 1" in tex.plain(text)
+        out = tex.words(text)
+        assert " at " in _outside_math(out) and "(" not in "".join(_math(out))
+    out = tex.words("L0H9 on sentence 0 (n = 13, c = 1): r_tau = 9")
+    assert "sentence 0 " in _outside_math(out) and all(not m.startswith("<mrow><mn>0</mn>") for m in _math(out))
+    assert "<mo>rank</mo><mo stretchy=\"false\">(</mo><mi>L</mi><mi>P</mi>" in tex.words("r = rank(LP) = 12")
+
+
+def test_a_python_power_is_an_exponent_and_a_product_is_not_a_star():
+    out = tex.words("3*(15744*rho**5+46720*rho**4+1)")
+    assert "<msup><mi>ρ</mi><mrow><mn>5</mn></mrow></msup>" in out and "<mo>*</mo>" not in out
+    assert tex.plain("3*(15744*rho**5+1)") == "3·(15744·ρ⁵+1)"
+    assert "<msup><mi>r</mi><mrow><mo>*</mo></mrow></msup>" in tex.words("r*(m) >= 3")  # r* stays a star
+    assert tex.plain("beta* = ln 4") == "β* = ln 4"
+
+
+def test_the_checkers_codes_read_as_words_and_long_fractions_get_a_decimal():
+    from theorems.report import model
+
+    said = model.checker_words("lengths [3] at m=4: 4096 sequences (none), worst error 20590670707055/41402883164663")
+    assert "(none)" not in said and "4096 sequences (each evaluated, no symmetry used)" in said
+    assert "20590670707055/41402883164663 ≈ 0.49732" in tex.plain(said)
+    assert "≈ 0.49732" in _outside_math(tex.words(said))
+    assert tex.plain("error 1/2 and 79/170") == "error 1/2 and 79/170"  # short fractions are read as they are
+    first = model.checker_words("refuted; first {'weight': 2, 'inner': [0], 'order': [0]})")
+    assert "{'" not in first and "weight = 2, inner = [0], order = [0]" in first
+
+
+def test_markdown_keys_and_prose_carry_greek_letters_not_their_names():
+    from theorems.report import values
+
+    text = values.to_markdown({"r_tau=1 vs lower": {"rho": 1}, "beta": 3, "certified_bounds (per beta: lower..upper)": [1],
+                               "heads": [{"r_tau (tau = 1)": 6}], "words": "rank_eps <= 3 at eps = 1/10"})
+    assert not re.search(r"\b(beta|tau|rho|eps)\b", text), text
+    assert "- β: 3" in text and "`certified_bounds` (per β" in text and "r_τ at τ = 1: 6" in text
+    assert "rank_ε ≤ 3 at ε = 1/10" in text
+
+
+def test_a_rounded_matrix_wears_a_tilde_and_a_size_across_a_line_break_is_a_times_sign():
+    """S7's reading: ``L = c (Q/sqrt d)~ K~^T (n x n, ...)`` — the tildes are accents, n x n a size; its prose
+    "6 layers x\\n12" (a line break beside the x) reads 6 layers × 12."""
+    from theorems.report import reading
+
+    out = reading.to_html("The heads (6 layers x\n12, head dimension d = 32).\n\n"
+                          "    L = c (Q/sqrt d)~ K~^T   (n x n, rational, rank <= d)\n")
+    assert "6 layers × 12" in out and "<mi>x</mi>" not in out
+    assert out.count("<mover>") == 2 and "<mo>×</mo>" in out
+    assert tex.ascii_tex("a ~ b") == "a \\sim b"  # a tilde between two terms stays the relation

@@ -7,11 +7,12 @@ from urllib.parse import quote
 
 import sympy
 
-from theorems.report import coq, graph, mathml, model, site, statement, values
+from theorems.report import coq, graph, mathml, model, site, statement, tex, values
 
 
 def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A table cell: its ASCII mathematics in Unicode (beta reads β, <= reads ≤), pipes escaped."""
+    return tex.plain(str(text)).replace("|", "\\|").replace("\n", " ")
 
 
 def dashboard(report) -> str:
@@ -101,10 +102,10 @@ def claim_page(report, entry) -> str:
     by = f"stated by {model.source_of(claim)}"
     # who states it comes first unless the paper does: a conjecture is never credited to the paper it is about
     said = f"{paper}{title} · {by}" if model.stated_by_paper(claim) else f"{by}" + (f" · {paper}{title}" if paper else "")
-    lines = [f"[← all claims](../index.md)", "", f"# {claim.title}", "",
+    lines = [f"[← all claims](../index.md)", "", f"# {tex.plain(claim.title)}", "",
              f"`{entry.id}` · {said}", "",
              f"How it serves the paper's sentence: *{model.relation_of(claim)}*.", "",
-             f"**Established here: {entry.standing.label}** — {entry.standing.detail}{symbolic}", "",
+             f"**Established here: {tex.plain(entry.standing.label)}** — {tex.plain(entry.standing.detail)}{symbolic}", "",
              f"The rung is what the trusted checker accepted at the points below; the claim expects "
              f"`{claim.expected}` at the default point.", "",
              f"## {heading}", "", f"> {claim.sentence}", "",
@@ -134,7 +135,7 @@ def claim_page(report, entry) -> str:
     lines += ["", "## Rests on", ""]
     lines += [f"- [`{u}`]({quote(u)}.md)" for u in claim.uses] or ["nothing: it stands on its own check."]
     lines += ["", "## Parameters", "", "| name | default | allowed | meaning |", "|---|---|---|---|"]
-    lines += [f"| `{p.name}` | {p.default} | {p.allowed()} | {_cell(p.doc)} |" for p in claim.parameters]
+    lines += [f"| `{p.name}` | {p.default} | {_cell(p.allowed())} | {_cell(p.doc)} |" for p in claim.parameters]
     if not entry.points:
         lines += ["", "## Outcomes", "", f"No outcome in this report: `attnproof check {entry.id}` then `attnproof report`."]
     for point in entry.points:
@@ -159,8 +160,8 @@ def _point(report, point) -> list[str]:
              "### What the trusted checker accepted", ""]
     if point.stands:
         said = coq.rung(site._coq_run(report), point)
-        lines += [f"Rung: **{point.rung}**" + (f" · *{said}*" if said else "")
-                  + f" (status {point.status}, reach {point.reach or 'none'}; the obligations are the installed claim's own)", ""]
+        lines += [f"Rung: **{tex.plain(point.rung)}**" + (f" · *{said}*" if said else "")
+                  + f" (status {point.status}, reach {tex.plain(point.reach or 'none')}; the obligations are the installed claim's own)", ""]
         if point.check is not None and point.check.rests_on:  # a plugin's claim: bound by its own code, said so
             lines += [f"**Rests on {point.check.rests_on}** — the claim, its statement and its obligations come from "
                       "code outside attnproof, bound in a process of its own.", ""]
@@ -183,14 +184,15 @@ def _point(report, point) -> list[str]:
     if point.certificates:
         lines += ["Re-check each in this report's folder:", "", "| kind | the trusted checker said | file | re-check |", "|---|---|---|---|"]
         for cert in point.certificates:
-            said = cert.summary if cert.accepted else f"**{cert.summary}**"
+            said = model.checker_words(cert.summary)
+            said = said if cert.accepted else f"**{said}**"
             lines.append(f"| `{cert.kind}` | {_cell(said)} | [{cert.name}](../{quote(cert.relpath, safe='/')}) "
                          f"| `attnproof verify {cert.relpath}` |")
     else:
         lines.append("none")
     lines += ["", "### Reported by the check, unchecked", "",
               "What the check wrote into its outcome file; the trusted checker does not read it, and it establishes nothing.", "",
-              f"Message: {r.get('message') or '(none)'}", ""]
+              f"Message: {tex.plain(r.get('message') or '(none)')}", ""]
     if r.get("counterexample") is not None:
         lines += ["#### Counterexample", "", values.to_markdown(r["counterexample"]), ""]
     covered = dict(r.get("covered") or {}) if isinstance(r.get("covered"), dict) else {}
@@ -205,8 +207,8 @@ def _point(report, point) -> list[str]:
     if point.folder in report.plot_errors:
         lines += [f"**The claim's plots failed:** {report.plot_errors[point.folder]}", ""]
     for figure in report.figures.get(point.folder, []):
-        lines += [f"![{figure.plot.title}](../{quote(figure.path, safe='/')})", "", f"*{figure.plot.title}*"
-                  + (f" — {figure.plot.note}" if figure.plot.note else ""), ""]
+        lines += [f"![{tex.plain(figure.plot.title)}](../{quote(figure.path, safe='/')})", "", f"*{tex.plain(figure.plot.title)}*"
+                  + (f" — {tex.plain(figure.plot.note)}" if figure.plot.note else ""), ""]
     return lines
 
 

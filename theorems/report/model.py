@@ -21,6 +21,7 @@ unchecked.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -685,3 +686,29 @@ def headline(sentence: Sentence) -> Standing:
     checked = len(proved) + len(verified)
     return Standing("unknown", f"{checked} of {n} reading claim(s) verified; the rest not established here",
                     ", ".join(e.id for e in readers if e.standing.key not in ("proved", "verified")))
+
+
+# ------------------------------------------------------------ the checker's words, for a reader
+
+# How an exhaustive certificate enumerated its sequences, in the checker's one-word code.
+_ENUMERATION = {"none": "each evaluated, no symmetry used", "coordinates": "up to permutations of the coordinates",
+                "context": "up to the order of the context"}
+
+
+def checker_words(text: str) -> str:
+    """The trusted checker's summary of a certificate as a reader reads it: its one-word codes in words
+    ("4096 sequences (none)" reads "4096 sequences (each evaluated, no symmetry used)") and a Python dict it
+    prints as ``name = value`` pairs.  Only words change: every number and judgment stays as the checker said."""
+    text = re.sub(r"(\d+ sequences) \((none|coordinates|context)\)",
+                  lambda m: f"{m.group(1)} ({_ENUMERATION[m.group(2)]})", str(text))
+
+    def pairs(match) -> str:
+        try:
+            value = ast.literal_eval(match.group())
+        except (ValueError, SyntaxError):
+            return match.group()
+        if not isinstance(value, dict):
+            return match.group()
+        return "(" + ", ".join(f"{k} = {v}" for k, v in value.items()) + ")"
+
+    return re.sub(r"\{'[^{}]*\}", pairs, text)

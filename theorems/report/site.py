@@ -82,6 +82,7 @@ a.more { font-size: 0.85em; white-space: nowrap; }
 ul.counts { margin: 0.2rem 0 0.6rem; padding-left: 1.2rem; } a.count { text-decoration: none; margin-right: 0.4rem; }
 h2.counts-title { margin-top: 0.2rem; border: 0; font-size: 1.15rem; }
 .badge.quiet { background: #fff; color: #424a53; border: 1px solid #8c959f; }
+p.not-checked { border-left: 4px solid #8c959f; padding: 0.2rem 0.8rem; background: #f6f8fa; }
 span.quiet-chip { border: 1px solid #8c959f; border-radius: 1rem; padding: 0 0.4rem; font-size: 0.85em; color: #424a53; }
 div.graph-box { overflow-x: auto; max-width: 100%; border: 1px solid #d0d7de; }
 span.exact, span.wide-math { display: inline-block; max-width: 100%; overflow-x: auto; overflow-y: hidden;
@@ -291,10 +292,34 @@ def _key_order(key: str) -> int:
     return list(model.RUNGS).index(key) if key in model.RUNGS else 99
 
 
+QUIET = ("refuted", "open", "verified", "proved")  # verdicts drawn quiet (white) when they are not the paper's
+
+
 def _role_key(role: str, key: str) -> str:
     """The badge colour: the papers' claims in full colour; a variant's or conjecture's refutation quiet."""
-    return f"quiet {key}" if role in ("variant", "conjecture", "analogue") and key in ("refuted", "open", "verified", "proved") \
-        else key
+    return f"quiet {key}" if role in ("variant", "conjecture", "analogue") and key in QUIET else key
+
+
+def _own_key(entry, key: str) -> str:
+    """The colour of a claim's own badge beneath a paper's sentence and on its page: full colour for the claims
+    that read the sentence and their lemmas; quiet (white, outlined) for a tempting variant, a conjecture and an
+    analogue, so that a green "verified" of an analogue on other data never reads as the paper's sentence
+    verified, nor a red refutation of a variant as the paper refuted.  Loud keys (does not stand, stale) stay."""
+    return _role_key(model.role_of(entry.claim), key)
+
+
+def _analogue_only(claim) -> str:
+    """After "Established here": for an analogue, that what follows is about its own data only."""
+    return " (on the analogue's own data only)" if model.role_of(claim) == "analogue" else ""
+
+
+def _not_checked_here(claim) -> str:
+    """Under the paper's sentence on an analogue's page: the sentence itself is not what this claim checks."""
+    if model.role_of(claim) != "analogue":
+        return ""
+    return (f'<p class="not-checked" id="not-checked"><strong>Not checked here.</strong> This claim repeats the '
+            f"sentence's experiment on other data — {html.escape(model.relation_of(claim))}. Its badges (white, "
+            "outlined) speak of that data only; nothing on this page verifies the sentence above.</p>")
 
 
 RELATIONS = {
@@ -361,7 +386,7 @@ def sentence_html(sentence, registered: set, coq_run=None) -> str:
             f'<tr id="row-{model.safe(e.id)}">'
             f'<td><span class="relation">{html.escape(model.relation_of(e.claim))}</span><br>'
             f'<a href="{claim_href(e.id, "")}"><code>{breakable(e.id)}</code></a><br>{tex.words(e.claim.title)}{by}</td>'
-            f'<td>{badge(e.standing.key, e.standing.label)}{coq_badge(e, coq_run)}{symbolic_badge(e)}<br>'
+            f'<td>{badge(_own_key(e, e.standing.key), e.standing.label)}{coq_badge(e, coq_run)}{symbolic_badge(e)}<br>'
             f'<span class="muted">{tex.words(e.standing.detail)}</span></td>'
             f'<td class="accepted">{accepted}</td><td>{outcome}</td><td>{rests}</td>'
             "</tr>")
@@ -377,7 +402,7 @@ def sentence_html(sentence, registered: set, coq_run=None) -> str:
 def outcome_cell(entry, point) -> str:
     """One outcome on the dashboard: its point, status (why unknown), stand or not, stale, when made, time."""
     return (f'<p><a href="{claim_href(entry.id, "")}#{point.anchor}">{html.escape(point.slug)}</a>: '
-            f"{badge(_status_key(point), point.status_label)}"
+            f"{badge(_own_key(entry, _status_key(point)), point.status_label)}"
             + (f' {badge("stale", "STALE")}' if point.stale else "")
             + ("" if point.stands else " <strong>does not stand</strong>")
             + ("" if not point.stands or point.as_expected else f' <strong>expected {html.escape(str(point.expected))}</strong>')
@@ -655,12 +680,14 @@ def claim_page(report, entry) -> bytes:
              f"{html.escape(model.relation_of(claim))}</span> — {html.escape(_relation_text(model.relation_of(claim)))}. "
              f'<a href="{root}index.html#row-{model.safe(entry.id)}">The sentence and every claim serving it</a>.</p>',
              f'<div class="{"loud" if standing.loud else "standing"}" id="standing">'
-             f"Established here: {badge(standing.key, standing.label)} {tex.words(standing.detail)}"
+             f"Established here{_analogue_only(claim)}: {badge(_own_key(entry, standing.key), standing.label)} "
+             f"{tex.words(standing.detail)}"
              f"{coq_badge(entry, _coq_run(report))}{symbolic_badge(entry)}<br>"
              f'<span class="muted">The rung is what the trusted checker accepted at the points below; the claim '
              f"expects <code>{html.escape(claim.expected)}</code> at the default point.</span></div>",
              f'<h2 id="paper">{html.escape(model.attribution(claim)[0])}</h2>',
              f"<blockquote>{inline(claim.sentence)}</blockquote>",
+             _not_checked_here(claim),
              '<h2 id="reading">Our reading</h2>',
              docstring_html(entry.reading) if entry.reading else '<p class="muted">(no reading given)</p>',
              '<h2 id="statement">The statement checked</h2>',
@@ -718,13 +745,13 @@ def point_html(report, entry, point) -> str:
         mark = (' <strong class="loud">STALE — made for another statement than the installed claim\'s: it establishes '
                 f"nothing about the claim as it now reads; check again: attnproof check {html.escape(entry.id)}</strong>")
     parts = [f'<h2 id="{point.anchor}">Outcome at <code>{html.escape(point.slug)}</code></h2>',
-             f"<p>{badge(_status_key(point), point.status_label)}{mark}</p>",
+             f"<p>{badge(_own_key(entry, _status_key(point)), point.status_label)}{mark}</p>",
              f'<p class="made" id="made-{point.anchor}">{html.escape(point.made_text)}.</p>',
              f"<p>Parameters: {parameters_text(point.parameters)}.</p>",
              f"<p>Time: {_seconds(point):.2f} s. Outcome record: "
              f'<a href="../data/{_q(point.folder)}/outcome.json">data/{html.escape(point.folder)}/outcome.json</a>; '
              f"re-check this verdict: <code>attnproof verify data/{html.escape(point.folder)}</code></p>",
-             accepted_html(point, _coq_run(report))]
+             accepted_html(point, _coq_run(report), quiet=_own_key(entry, "verified") != "verified")]
     if point.symbolic:
         parts.append(f'<h3 id="symbolic-{point.anchor}">Symbolic (sympy) — its own rung</h3>'
                      f"<p>{badge('symbolic', model.RUNGS['symbolic'][0])} steps sympy carried out; the trusted checker "
@@ -743,7 +770,7 @@ def point_html(report, entry, point) -> str:
     return "\n".join(parts)
 
 
-def accepted_html(point, coq_run=None) -> str:
+def accepted_html(point, coq_run=None, quiet: bool = False) -> str:
     """What the trusted checker accepted at this point: the rung, then every obligation and what discharged it.
 
     Built from the checker's verdict and the installed claim only; nothing of
@@ -753,7 +780,8 @@ def accepted_html(point, coq_run=None) -> str:
     if point.stands:
         said = coq.rung(coq_run, point)
         beside = (" " + badge("coqchecked" if said == coq.RUNG else "coqpartial", said)) if said else ""
-        parts.append(f"<p>Rung: {badge(_rung_key(point), point.rung)}{beside} "
+        key = _rung_key(point)
+        parts.append(f"<p>Rung: {badge(f'quiet {key}' if quiet and key in QUIET else key, point.rung)}{beside} "
                      f'<span class="muted">(status {html.escape(point.status_label)}, reach '
                      f"{tex.words(point.reach or 'none')}; the obligations are the installed claim's own)</span></p>")
         if point.check is not None and point.check.rests_on:  # a plugin's claim: bound by its own code, said so
@@ -844,7 +872,7 @@ def certificates_html(point) -> str:
         return "\n".join(parts)
     rows = []
     for cert in point.certificates:
-        said = tex.words(cert.summary)
+        said = tex.words(model.checker_words(cert.summary))
         if not cert.accepted:
             said = f'<strong class="loud">{said}</strong>'
         elif cert.judgment is not None:

@@ -293,7 +293,12 @@ def ascii_tex(text: str) -> str:
     """ASCII mathematics as TeX (see the module docstring)."""
     text = _NULL_BOUND.sub(r"[\1, infty)", text)  # m [4, null]: an interval without an upper end
     text = re.sub(r"(?<![A-Za-z])l([12])(?![A-Za-z0-9])", r"ell_\1", text)  # the l1 norm
+    text = text.replace("**", "^")  # rho**5, as sympy's str() writes a power
     text = re.sub(r"\^-(\w+)", r"^{-\1}", text)  # 2^-10: the minus belongs to the exponent
+    text = re.sub(r"(?<![\w^_])(\d+|[A-Za-z]) x (?=(?:\d+|[A-Za-z])(?![\w(^_]))", r"\1 \\times ", text)  # n x n
+    # a tilde glued after a name or a bracket marks it rounded (Q~, (Q/sqrt d)~): an accent, not "~" the relation
+    text = re.sub(r"(\((?:[^()]|\([^()]*\))*\))~(?![\w(])", r"\\widetilde{\1}", text)
+    text = re.sub(r"(?<![\w\\])([A-Za-z])~(?![\w(])", r"\\tilde{\1}", text)
     text = re.sub(r"\blog2\b", "log_2", text).replace("<=>", " \\iff ").replace("~", " \\sim ")
     text = text.replace("<=", " \\le ").replace(">=", " \\ge ").replace("!=", " \\ne ").replace("->", " \\to ")
     text = re.sub(r"<([^<>]*?,[^<>]*?)>", r" \\langle \1 \\rangle ", text)  # <x, q>: an inner product
@@ -340,7 +345,9 @@ def ascii_tex(text: str) -> str:
                 out.append("{" + _word(following, script=True) + "}")
                 i += 1
         elif t == "*":
-            glued = i > 0 and not tokens[i - 1].isspace() and (i + 1 >= len(tokens) or not re.fullmatch(r"[A-Za-z0-9]+", tokens[i + 1]))
+            # r*(m), beta*: a star glued to a name; 3*(x + 1), 15744*rho: a product (a number or a bracket before it)
+            glued = i > 0 and not tokens[i - 1].isspace() and not re.fullmatch(r"\d+(?:\.\d+)?|\)", tokens[i - 1]) and (
+                i + 1 >= len(tokens) or not re.fullmatch(r"[A-Za-z0-9]+", tokens[i + 1]))
             out.append("^{*}" if glued else " \\cdot ")
         elif t == "{":
             grouping = prev.startswith("\\") and prev[1:].isalpha() and prev not in ("\\le", "\\ge", "\\ne", "\\to", "\\in")
@@ -475,6 +482,10 @@ def _spans(text: str) -> list[tuple[bool, str]]:
             kinds[i] = "text"  # "= 3 a two-point perturbation": after a number, before a word, "a" is the article
         elif kind == "text" and matches[i].group() in _PROSE_WORDS and after == "math":
             kinds[i] = "math"  # partial f / partial x: a derivative
+        elif (kind == "text" and matches[i].lastgroup == "word" and len(matches[i].group()) <= 3 and 0 < i < len(matches) - 1
+              and matches[i - 1].group() == "(" and matches[i + 1].group() == ")" and i >= 2 and kinds[i - 2] == "math"):
+            kinds[i] = "math"  # rank(LP): a short name as a call's argument is mathematics
+    remarks = _remarks(matches, kinds)
     out: list[tuple[bool, str]] = []
     i = 0
     while i < len(matches):
@@ -485,6 +496,8 @@ def _spans(text: str) -> list[tuple[bool, str]]:
         # a run of pieces that may hold mathematics: up to the first word of prose (or a comma outside brackets)
         j, depth = i, 0
         while j < len(matches) and kinds[j] not in ("text",):
+            if j > i and depth == 0 and j in remarks:
+                break  # "sentence 0 (n = 13, c = 1)": a remark in brackets, not the argument of a call
             if kinds[j] == "open":
                 depth += 1
             elif kinds[j] == "close":
@@ -501,6 +514,24 @@ def _spans(text: str) -> list[tuple[bool, str]]:
         else:
             merged.append((is_math, piece))
     return merged
+
+
+def _remarks(matches, kinds) -> set[int]:
+    """The spaces before a bracketed remark that names a value (`` (n = 13, c = 1)``): written apart from what
+    precedes it, it is prose's parenthesis, never a call's argument list (which ASCII writes glued: rank(LP))."""
+    found = set()
+    for k in range(1, len(matches)):
+        if kinds[k] == "open" and matches[k].group() == "(" and kinds[k - 1] == "space":
+            depth, j, named = 0, k, False
+            while j < len(matches):
+                depth += {"open": 1, "close": -1}.get(kinds[j], 0)
+                named |= depth == 1 and matches[j].group() == "="
+                if depth == 0:
+                    break
+                j += 1
+            if named and j < len(matches):
+                found.add(k - 1)
+    return found
 
 
 def _settle(matches, kinds) -> list[tuple[bool, str]]:
@@ -558,10 +589,19 @@ def _settle(matches, kinds) -> list[tuple[bool, str]]:
     return out
 
 
+_LONG_FRACTION = re.compile(r"(?<![\w/.^])(\d{5,})/(\d{5,})(?![\w/])")
+
+
+def decimal_beside(text: str) -> str:
+    """A fraction of long integers (``20590670707055/41402883164663``) keeps its exact digits and gets its
+    decimal beside it (``≈ 0.49731``), for reading only: nobody reads fourteen-digit fractions."""
+    return _LONG_FRACTION.sub(lambda m: f"{m.group()} ≈ {int(m.group(1)) / int(m.group(2)):.5g}", text)
+
+
 def words(text: str) -> str:
     """HTML for prose that mixes words and mathematics: each span of ASCII mathematics (``beta = ln 4``,
     ``rank_eps(A) <= r``, ``{0,1}^m``) and each ``$...$`` of TeX set as MathML, the words escaped."""
-    text = str(text)
+    text = decimal_beside(str(text))
     out, last = [], 0
     for match in _INLINE.finditer(text):
         out.append(_ascii_words(text[last:match.start()]))
@@ -573,9 +613,13 @@ def words(text: str) -> str:
 
 
 def _times(text: str) -> str:
-    """`` x `` between sizes is a times sign: 8 x 8 logits, 72 heads x 1 sentence, n x N, 6 layers x 12."""
-    text = re.sub(r"(?<=\w) x (?=\d)", " × ", text)
-    return re.sub(r"(?<![\w^_])(\d+|[A-Za-z]) x (?=(?:\d+|[A-Za-z])(?![\w(^_]))", r"\1 × ", text)
+    """`` x `` between sizes is a times sign: 8 x 8 logits, 72 heads x 1 sentence, n x N, 6 layers x 12.
+
+    Also: a subscripted name followed by its subscript's value in brackets, ``r_tau (tau = 1)``, reads
+    "r_tau at tau = 1" (set as one formula, r_τ(τ = 1) would read as a function applied to τ = 1)."""
+    text = re.sub(r"\b([A-Za-z]+_([A-Za-z]+)) \((\2) = ([^()]+)\)", r"\1 at \3 = \4", text)
+    text = re.sub(r"(?<=\w)\s+x\s+(?=\d)", " × ", text)  # a line may break beside the x ("6 layers x\n12")
+    return re.sub(r"(?<![\w^_])(\d+|[A-Za-z])\s+x\s+(?=(?:\d+|[A-Za-z])(?![\w(^_]))", r"\1 × ", text)
 
 
 def _ascii_words(text: str) -> str:
@@ -602,13 +646,13 @@ _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 def plain(text: str) -> str:
     """Prose with its ASCII mathematics in Unicode, for where no markup can go (a page's ``<title>``, an SVG
     ``<title>``, a plot's label): Greek names become letters, ``<=`` becomes ≤, ``$...$`` loses its dollars."""
-    text = _INLINE.sub(lambda m: m.group(1) or m.group(2), str(text))
+    text = _INLINE.sub(lambda m: m.group(1) or m.group(2), decimal_beside(str(text)))
     text = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), OPERATORS.get(m.group(1), m.group(1))), text)
-    text = _times(_NULL_BOUND.sub(r"[\1, ∞)", text))
+    text = re.sub(r"(?<=[\d)])\*(?=[\w(])", "·", _times(_NULL_BOUND.sub(r"[\1, ∞)", text)).replace("**", "^"))
     out = []
     for is_math, piece in _spans(text):
         if is_math:
-            piece = re.sub(r"<=>|<=|>=|!=|->|\.\.\.?|~|\|\||(?<=\w)\*(?=\s)|(?<=\s)\*(?=\s)",
+            piece = re.sub(r"<=>|<=|>=|!=|->|\.\.\.?|~|\|\||(?<=\d)\*(?=\s)|(?<=\s)\*(?=\s)",
                            lambda m: _PLAIN_OPS[m.group()], piece)
             piece = re.sub(r"[A-Za-z]+", lambda m: _greek_letter(m.group()), piece)
             piece = re.sub(r"\^(\d+)\b", lambda m: m.group(1).translate(_SUPERSCRIPTS), piece)

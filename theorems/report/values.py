@@ -15,7 +15,7 @@ import json
 import re
 
 from theorems.report import mathml
-from theorems.report.tex import is_code
+from theorems.report.tex import is_code, plain
 
 LIST_LIMIT = 16
 _BITS = re.compile(r"^[01]+$")
@@ -51,6 +51,17 @@ def key_html(key) -> str:
         # a field's name (certified_bounds, symbolic_lambda): code; r_tau, m_j are mathematics
         return f"<code>{html.escape(name.group())}</code>{mathml.prose(key[name.end():])}"
     return mathml.prose(key)
+
+
+def key_markdown(key) -> str:
+    """A table key in the Markdown copy: a field's name (``certified_bounds``) as code, the rest with its
+    mathematics in Unicode (``r_tau=1 vs lower`` reads ``r_τ=1 vs lower``, ``beta`` reads β)."""
+    key = str(key)
+    name = re.match(r"[A-Za-z_]\w*", key)
+    if name and "_" in name.group() and (is_code(name.group()) or "<math" not in mathml.prose(name.group())):
+        rest = plain(key[name.end():])
+        return f"`{name.group()}`{rest}"
+    return plain(key)
 
 
 def _items(value: dict):
@@ -109,9 +120,9 @@ def to_markdown(value, indent: int = 0) -> str:
         lines = []
         for k, v in _items(value):
             if isinstance(v, (dict, list)) and not _inline_list(v):
-                lines.append(f"{pad}- `{k}`:\n{to_markdown(v, indent + 1)}")
+                lines.append(f"{pad}- {key_markdown(k)}:\n{to_markdown(v, indent + 1)}")
             else:
-                lines.append(f"{pad}- `{k}`: {to_markdown(v, indent + 1)}")
+                lines.append(f"{pad}- {key_markdown(k)}: {to_markdown(v, indent + 1)}")
         return "\n".join(lines)
     if isinstance(value, list):
         if _inline_list(value):
@@ -131,7 +142,7 @@ def to_markdown(value, indent: int = 0) -> str:
         if c is not None:
             return f"${mathml.sympy_tex(c)}$ ≈ {float(c.evalf(17)):.6g}"
         f = mathml.formula(value)
-        return f"${mathml.sympy_tex(f)}$" if f is not None else value
+        return f"${mathml.sympy_tex(f)}$" if f is not None else plain(value)
     return json.dumps(value)
 
 
