@@ -17,8 +17,37 @@ what no rank-one head gets right.  This is K3 read as a conjecture and refuted.
 
 from __future__ import annotations
 
-from theorems.api import HALF, Conjecture, Obligations, Parameter, Statement, linear_sizes, obligation
+from functools import lru_cache
+
+from theorems.api import HALF, Conjecture, Obligations, Parameter, Statement, digest, linear_sizes, obligation
 from theorems.api import rank_one_problem, rank_one_refutation, rank_one_witness, sp
+
+LENGTH = 3  # the exact sequence length the sentence is about
+
+
+def problem(m: int):
+    """The linearised problem the search decides at m: "some rank-one head (any readout table) has error < 1/2
+    on every sequence of exact length 3 over {0,1}^m" (``theorems.kernel_rank._linearised``)."""
+    return rank_one_problem(m, LENGTH)
+
+
+@lru_cache(maxsize=8)
+def problem_digest(m_max: int) -> str:
+    """The digest of the linear systems of :func:`problem` at m = 1 .. m_max (every row's coefficients, sense
+    and right-hand side, exactly): the witness class the sentence speaks of, as the search sees it."""
+    systems = []
+    for m in range(1, m_max + 1):
+        system = problem(m).system
+        systems.append({"nvars": system.nvars, "rows": [[sorted(row[0].items()), row[1], row[2]] for row in system.rows]})
+    return digest(systems)
+
+
+# What the sentence describes, named by the digest of the linear systems the search decides at the default
+# m <= 4 (no head is fixed: the conjecture is about every rank-one head, and these systems are that class).
+# The statement names this digest too, so editing what the search decides (the length, the rank, the tolerance
+# of ``problem``) changes the statement's hash (outcomes made before are stale), and until the sentence is
+# rewritten and SENTENCE_HEAD set to the digest the report then shows, the report marks the sentence STALE.
+SENTENCE_HEAD = "sha256:0aadea660c1b7d7ecb2dda161b7cbd2bbf3c4901f0012dc18f0233543955ed3e"
 
 
 class RankOneLengthThree(Conjecture):
@@ -26,6 +55,7 @@ class RankOneLengthThree(Conjecture):
     paper = "2608.11427"
     source = "attnproof worked example"
     sentence = "(conjecture) one head of feature rank one solves Min-IP at exact length 3 for every m."
+    sentence_head = SENTENCE_HEAD  # the problem this sentence was written for (see above)
     title = "Rank one solves exact length 3 for every m (refuted: m = 4)"
     expected = "refuted"
     uses = ("kernel_rank.rank_one_short", "kernel_rank.three_token_lower_bound")
@@ -37,8 +67,13 @@ class RankOneLengthThree(Conjecture):
         return Statement(
             hypotheses=((sp.Contains(m, sp.Naturals, evaluate=False), "for every number of bits m >= 1"),),
             conclusion=(sp.Lt(sp.Abs(y(X) - T(X)), HALF),
-                        "some rank-one head (psi >= 0, any readout table) has error < 1/2 on every X of exact length 3"),
+                        "some rank-one head (psi >= 0, any readout table) has error < 1/2 on every X of exact length 3 "
+                        f"(the linear systems {self.head_digest()} decide it at m <= {self.point()['m_max']})"),
         )
+
+    def head_digest(self) -> str:
+        """The digest of the linear systems the search decides at the default point: what the statement names."""
+        return problem_digest(self.point()["m_max"])
 
     def obligations(self, point: dict) -> Obligations:
         """verify, per m = 1 .. m_max: some rank-one head solves every sequence of length 3 over {0,1}^m;
@@ -64,13 +99,13 @@ class RankOneLengthThree(Conjecture):
         problems = {}
 
         def system_at(m):
-            problems[m] = rank_one_problem(m, 3)
+            problems[m] = problem(m)
             return problems[m].system
 
         search = linear_sizes(system_at, range(1, point["m_max"] + 1), ev.budget.remaining(), ev.poll)
         ev.cover("search", {"engine": search.engine, **search.covered})
         for m, found in search.witnesses.items():
-            ev.fact(f"m{m}_worst_error_unchecked", rank_one_witness(ev, problems[m], found, m, 3))
+            ev.fact(f"m{m}_worst_error_unchecked", rank_one_witness(ev, problems[m], found, m, LENGTH))
         if search.stopped:
             ev.unknown(f"the LP gave no answer at m = {search.covered.get('undecided')}: {search.stopped}")
         if search.found is None:

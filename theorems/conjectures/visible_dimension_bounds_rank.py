@@ -63,12 +63,21 @@ def visible(logits) -> int:
     return visible_interaction_dimension(logits)
 
 
+# The transformer the sentence was written for, named by the digest of its heads' logits at the default point
+# (seed 0: 4 heads, n = 8, d = 4, d_head = 1).  The statement names this digest too, so editing ``transformer``
+# (its weights, its sizes, how logits are formed) changes the statement's hash (outcomes made before are stale),
+# and until the sentence is rewritten and SENTENCE_HEAD set to the digest the report then shows, the report
+# marks the sentence STALE: written for another head.
+SENTENCE_HEAD = "sha256:17239a23bd20226128fe395e35202573556b4672c23dcc79876b11d506410903"
+
+
 class VisibleDimensionBoundsRank(Conjecture):
     id = "conjectures.visible_dimension_bounds_rank"
     paper = "2608.28150"
     source = "attnproof worked example"
     sentence = ("(conjecture) for every head of a small transformer with random weights, "
                 "rank_eps(rowsoftmax(L)) <= rank(L P) at eps = 1/10.")
+    sentence_head = SENTENCE_HEAD  # the heads this sentence was written for (see above)
     title = "The visible dimension bounds rank_1/10 of every random head (refuted)"
     expected = "refuted"
     uses = ("softmax_rank.row_scalar_quotient", "softmax_rank.residual_error")
@@ -82,11 +91,17 @@ class VisibleDimensionBoundsRank(Conjecture):
     )
 
     def statement(self) -> Statement:
-        r, v = sp.Symbol("r_eps"), sp.Symbol("v")
+        h = sp.Symbol("h")
+        r, v = sp.Function("r_eps"), sp.Function("v")
         return Statement(
-            hypotheses=((sp.Eq(sp.Symbol("epsilon"), sp.Rational(1, 10)), "eps = 1/10; every head h of the seeded transformer"),),
-            conclusion=(sp.Le(r, v), "rank_eps(rowsoftmax(L_h)) <= rank(L_h P) for every head h"),
+            hypotheses=((sp.Eq(sp.Symbol("epsilon"), sp.Rational(1, 10)),
+                         f"eps = 1/10; the seeded transformer {self.head_digest()} (its heads' logits at the default point)"),),
+            conclusion=(sp.Le(r(h), v(h)), "r_eps(h) = rank_eps(rowsoftmax(L_h)) <= v(h) = rank(L_h P) for every head h"),
         )
+
+    def head_digest(self) -> str:
+        """The digest of every head's logits at the default point: the witness the statement names."""
+        return digest(transformer(self.point()))
 
     def obligations(self, point: dict) -> Obligations:
         """Per head h (logits regenerated from the seed, named by digest; v_h = rank(L_h P) exactly):
