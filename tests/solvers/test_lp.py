@@ -316,10 +316,15 @@ def _guarded(call, seconds=300):
 
 @pytest.fixture
 def only_the_exact_fallback(monkeypatch):
-    """The float search fails and finds nothing it can repair: decide falls through to z3 (recorded)."""
+    """The float search fails and finds nothing it can repair: decide falls through to z3 (recorded).
+
+    The search's float matrix is not even built (only its row count is read when the search fails): for
+    the 3000-row systems below building it takes seconds of a wall-clock budget on a loaded machine, and
+    a shuffled run at load 15 spent the whole budget there, never reaching z3 (the order did not matter)."""
     from types import SimpleNamespace
 
     failed = SimpleNamespace(status=4, message="failed on purpose", fun=None, x=None)
+    monkeypatch.setattr(lp, "_Homogenised", lambda s: SimpleNamespace(A=lp.np.zeros((len(s.rows), 0)), kind=None))
     monkeypatch.setattr(lp, "_margin_lp", lambda *args: failed)
     monkeypatch.setattr(lp, "_certificate_lp", lambda *args: (failed, None))
     monkeypatch.setattr(lp, "_exact_point", lambda *args: None)
