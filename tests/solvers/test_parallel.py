@@ -195,3 +195,37 @@ def test_progress_scales_what_is_left_by_how_the_finished_compared_with_their_es
     free.finished(0, 3.0)  # a task estimated at nothing: the ratio stays 1
     assert free.remaining() == 4.0
 
+
+
+def test_tasks_not_submitted_to_a_pool_broken_already_go_to_the_next_pool(monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    real, pools = parallel._pool, []
+
+    class BreaksAtItsSecondTask:
+        """The first pool: its second submit finds it broken (a worker died meanwhile)."""
+
+        def __init__(self, pool):
+            self.pool, self.submitted = pool, 0
+
+        @property
+        def _processes(self):
+            return self.pool._processes
+
+        def submit(self, *args):
+            self.submitted += 1
+            if self.submitted == 2:
+                raise BrokenProcessPool("broken on purpose")
+            return self.pool.submit(*args)
+
+        def shutdown(self, *args, **kwargs):
+            return self.pool.shutdown(*args, **kwargs)
+
+    def pool(workers, runner=None):
+        made = real(workers, runner)
+        pools.append(made)
+        return BreaksAtItsSecondTask(made) if len(pools) == 1 else made
+
+    monkeypatch.setattr(parallel, "_pool", pool)
+    assert sorted(parallel._run_pool(_square, [(k,) for k in range(4)], 2)) == [(0, 0), (1, 1), (2, 4), (3, 9)]
+    assert len(pools) == 2  # the rest, uncharged, in a fresh shared pool (not one pool per task)
