@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from math import floor, pi, sqrt, tan
+from math import cos, floor, pi, sin, sqrt, tan
 from typing import Callable, NamedTuple
 
 from solvers.lazy import numpy as np
@@ -82,14 +82,14 @@ def sphere_unit(k: int) -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
     Inverse stereographic projection from the north pole,
     ``(u, v) -> (2u, 2v, u^2 + v^2 - 1) / (1 + u^2 + v^2)``, maps every rational (u, v)
     to a rational point of S^2; (u, v) is the projection of the j-th Fibonacci point
-    (height ``1 - (2j + 1)/k``, never the pole) rounded to 2^-20.
+    (height ``1 - (2j + 1)/k``, never the pole) rounded to 2^-20 — the points of the spherical law on S^2.
     """
     out = []
     for j in range(k):
         z = 1 - (2 * j + 1) / k
         r = sqrt(max(0.0, 1 - z * z))
-        u = Fraction(round(r * np.cos(GOLDEN * j) / (1 - z) * DENOMINATOR), DENOMINATOR)
-        v = Fraction(round(r * np.sin(GOLDEN * j) / (1 - z) * DENOMINATOR), DENOMINATOR)
+        u = Fraction(round(r * cos(GOLDEN * j) / (1 - z) * DENOMINATOR), DENOMINATOR)
+        v = Fraction(round(r * sin(GOLDEN * j) / (1 - z) * DENOMINATOR), DENOMINATOR)
         s = u * u + v * v
         out.append((2 * u / (1 + s), 2 * v / (1 + s), (s - 1) / (1 + s)))
     return tuple(out)

@@ -220,11 +220,13 @@ def voronoi_groups(A: np.ndarray, rows: Sequence[int], ratio: float = 1.0) -> li
 GAP_RATIOS = (1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 
 
-def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = None):
+def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = None, nested: bool = False):
     """Rows and Voronoi column groups whose float margins all exceed eps, as many rows as found.
 
     A is the attention in floats (``attention_floats`` or
-    ``self_attention_floats``).  Tries k rows evenly spread along ``order`` (default: the row order) and
+    ``self_attention_floats``).  Tries k rows evenly spread along ``order`` (default: the row order; with
+    ``nested``, the first k of ``order`` — for an order in which every prefix is spread out, such as
+    :func:`farthest_point_order`) and
     bisects on k (more rows means smaller groups and smaller margins, so
     success is close to monotone in k), with Voronoi groups at each gap ratio
     of ``GAP_RATIOS``; a float proposal only —
@@ -234,7 +236,7 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
     threshold = float(eps) + 1e-9
 
     def attempt(k):
-        rows = sorted({order[(t * len(order)) // k] for t in range(k)})
+        rows = sorted(order[:k]) if nested else sorted({order[(t * len(order)) // k] for t in range(k)})
         voronoi, tried = _Voronoi(A, rows), None
         for ratio in GAP_RATIOS:
             label = voronoi.label(ratio)
@@ -255,6 +257,21 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
         else:
             high = k - 1
     return best
+
+
+def farthest_point_order(X: np.ndarray, first: int = 0) -> list[int]:
+    """The points' indices in farthest-point order (floats; for searches): from ``first``, each next index is a
+    point farthest (Euclidean) from those before it, so every prefix of k indices is spread out — on a spiral
+    of Fibonacci points on S^2, where k indices evenly spaced along the spiral bunch up, the prefixes do not."""
+    X = np.asarray(X, dtype=float)
+    order, nearest = [first], ((X - X[first]) ** 2).sum(axis=1)
+    nearest[first] = -1.0  # chosen: never again, even beside a repeated point (distance 0)
+    for _ in range(len(X) - 1):
+        nxt = int(nearest.argmax())
+        order.append(nxt)
+        nearest = np.minimum(nearest, ((X - X[nxt]) ** 2).sum(axis=1))
+        nearest[order] = -1.0
+    return order
 
 
 def _softmax_arb(row: Sequence[fmpq], m: Sequence[int]) -> list:

@@ -328,3 +328,23 @@ def test_a_certificate_checked_on_one_row_only_discharges_nothing(outcome):
     j = trusted.check(cert).judgment
     assert j["bound"] == 1
     assert not any(discharges(j, o["judgment"]) for o in out.obligations["verify"] if o["judgment"].get("bound", 0) > 1)
+
+
+def test_farthest_point_prefixes_are_spread_and_certify_more_rows_on_the_sphere():
+    """On S^2 the Fibonacci numbering is a spiral: rows evenly spaced in it bunch up; prefixes of the
+    farthest-point order do not.  The dense instance at beta = 16 (128 points x 1000 copies): the evenly
+    spaced proposal certifies 9 rows (the record before), the farthest-point prefixes at least 20."""
+    X = spherical_law.float_sphere_points(128, 3)
+    order = D.farthest_point_order(X)
+    assert sorted(order) == list(range(128))
+    gaps = lambda rows: min(np.linalg.norm(X[a] - X[b]) for i, a in enumerate(rows) for b in rows[:i])
+    assert gaps(order[:20]) > gaps([(t * 128) // 20 for t in range(20)])  # the spiral's evenly spaced rows are closer
+    assert D.farthest_point_order(np.array([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]]))[:2] == [0, 2]  # a repeated point comes last
+    beta, eps, m = Fraction(16), Fraction(1, 10), [1000] * 128
+    points = spherical_law.sphere_points(128, 3)
+    rows, groups = spherical_law.certified_grouped(points, X, beta, m, eps)
+    assert len(rows) >= 20
+    cert = D.lower_certificate_points(points, beta, m, eps, rows, groups)
+    assert trusted.check(SphericalLaw().certificate("approx-rank-lower-points", SphericalLaw().point(), cert)).judgment == {
+        "judgment": "approx-rank-at-least", "instance": D.points_instance(points, beta, m), "n": 128000, "epsilon": "1/10",
+        "bound": len(rows), "sphere": 3}
