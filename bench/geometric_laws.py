@@ -2,6 +2,7 @@
 
     python bench/geometric_laws.py                      # the default points of the three laws
     python bench/geometric_laws.py --big                # the recorded big runs (beta = 10^4 on the circle, 400 on S^2, ...)
+    python bench/geometric_laws.py --rim                # issue 25/26: rings from the rim, S^2's dense sandwich, the circle's worst case
     python bench/geometric_laws.py CLAIM k=v,k=v ...    # one claim at the given points
     python bench/geometric_laws.py --sweep CLAIM --param beta=16,64,256 [--param r_max=2] [--jobs 2] [--scheduler ADDR] [--out DIR]
                                                         # a grid in parallel (local pool, or Dask), JSON + CSV for plots
@@ -34,6 +35,14 @@ BIG = [
     ("softmax_rank.spherical_law", {"beta": 3000, "upper": 0}),  # (found: 249)
     ("softmax_rank.spherical_law", {"d": 3, "beta": 400, "upper": 0}),  # S^2 at beta = 400 (found: 1350)
     ("softmax_rank.spherical_law", {"d": 3, "step": 2, "beta_min": 64, "beta_max": 256, "upper": 0}),  # (found: 214, 428, 856)
+]
+
+# issue 25 item 3 / issue 26 item 3 (docs/softmax_rank.ball_law.md, docs/softmax_rank.spherical_law.md record the figures)
+RIM = [
+    ("softmax_rank.ball_law", {"beta": 1024, "dense": 0}),  # rings from the rim on the disk: 963 (lattice 877)
+    ("softmax_rank.ball_law", {"d": 3, "beta_max": 64}),  # shells from the rim in the ball: 59, 323 (lattice 19, 225)
+    ("softmax_rank.spherical_law", {"d": 3, "beta_min": 16, "beta_max": 64}),  # S^2 dense sandwich: 29..113, 91..467
+    ("softmax_rank.spherical_law", {"beta_min": 16, "beta_max": 16384, "upper": 0}),  # the circle's worst case per beta
 ]
 
 
@@ -132,6 +141,7 @@ def main(argv=None) -> None:
     parser.add_argument("claim", nargs="?")
     parser.add_argument("points", nargs="*", help="k=v,k=v (one point each)")
     parser.add_argument("--big", action="store_true", help="the recorded big runs")
+    parser.add_argument("--rim", action="store_true", help="the runs of issue 25/26 (rings from the rim, S^2's dense sandwich, the circle)")
     parser.add_argument("--sweep", metavar="CLAIM", help="run CLAIM over the grid of --param values")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2", help="a grid axis of the sweep")
     parser.add_argument("--jobs", type=int, default=2)
@@ -145,7 +155,7 @@ def main(argv=None) -> None:
         for text in args.points or [""]:
             run(args.claim, parse(text))
         return
-    for claim_id, given in BIG if args.big else DEFAULTS:
+    for claim_id, given in BIG if args.big else RIM if args.rim else DEFAULTS:
         try:
             get(claim_id)
         except Exception:  # a law not installed yet
