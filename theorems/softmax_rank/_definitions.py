@@ -220,7 +220,8 @@ def voronoi_groups(A: np.ndarray, rows: Sequence[int], ratio: float = 1.0) -> li
 GAP_RATIOS = (1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 
 
-def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = None, nested: bool = False):
+def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = None, nested: bool = False,
+                   ratios: Sequence[float] = GAP_RATIOS):
     """Rows and Voronoi column groups whose float margins all exceed eps, as many rows as found.
 
     A is the attention in floats (``attention_floats`` or
@@ -229,7 +230,7 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
     :func:`farthest_point_order`) and
     bisects on k (more rows means smaller groups and smaller margins, so
     success is close to monotone in k), with Voronoi groups at each gap ratio
-    of ``GAP_RATIOS``; a float proposal only —
+    of ``ratios`` (default ``GAP_RATIOS``); a float proposal only —
     ``grouped_lower`` decides it.  Returns (rows, groups), possibly empty.
     """
     order = list(range(A.shape[0])) if order is None else list(order)
@@ -238,7 +239,7 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
     def attempt(k):
         rows = sorted(order[:k]) if nested else sorted({order[(t * len(order)) // k] for t in range(k)})
         voronoi, tried = _Voronoi(A, rows), None
-        for ratio in GAP_RATIOS:
+        for ratio in ratios:
             label = voronoi.label(ratio)
             if tried is not None and np.array_equal(label, tried):
                 continue  # the groups of the ratio just refused (no column newly left out): refused again

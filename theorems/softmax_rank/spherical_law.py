@@ -202,19 +202,24 @@ class Instance(NamedTuple):
 SVD_BITS = 30  # the rounded SVD factors: F = U s and G = V^T over 2^30 each
 
 
+# gap ratios for the farthest-point proposal: wider gaps than D.GAP_RATIOS (up to 4: a column is kept only when its
+# owner outweighs the runner-up four times) — on S^2 a row has ~6 neighbours, whose shared columns are better left out
+SPREAD_RATIOS = (*D.GAP_RATIOS, 1.75, 2.0, 2.5, 3.0, 4.0)
+
+
 def certified_grouped(points, X: np.ndarray, beta: Fraction, m, eps: Fraction, A: np.ndarray | None = None):
     """(rows, groups): the float search's rows and Voronoi groups whose margins are decided > eps (floats
     when clear of eps, arb in doubt: :func:`solvers.softmax_enclosures.grouped_margins`; uncertain rows
     dropped); only the logits of the proposed rows are built, as integers.
 
     On S^2 the rows are also proposed as prefixes of the farthest-point order (Fibonacci points are numbered
-    along a spiral: rows evenly spaced in that numbering bunch up; 9 rows against 20 at beta = 16 on the
-    dense instance of 128 points); the proposal with more rows is kept.  On the circle the numbering is
+    along a spiral: rows evenly spaced in that numbering bunch up; 9 rows against 30 at beta = 16 on the
+    dense instance of 128 points, with the wider gaps of ``SPREAD_RATIOS``); the proposal with more rows is kept.  On the circle the numbering is
     the angular order, already evenly spread."""
     A = float_attention(X, beta, m) if A is None else A
     rows, groups = D.search_grouped(A, eps)
     if X.shape[1] > 2:
-        spread = D.search_grouped(A, eps, D.farthest_point_order(X), nested=True)
+        spread = D.search_grouped(A, eps, D.farthest_point_order(X), nested=True, ratios=SPREAD_RATIOS)
         rows, groups = spread if len(spread[0]) > len(rows) else (rows, groups)
     L = E.ScaledLogits.self_attention(points, beta, rows)
     keep = set(E.grouped_margins(L, m, eps, rows, groups, local=range(len(rows)), floats=D.grouped_margins(A, rows, groups))["certain"])
