@@ -14,20 +14,22 @@ lower bounds
       the checker's ``rank-two-betweenness``); so ``r*(5) = 3``.
 upper bounds
     * ``r*(m) <= 1`` for m <= 3: the rank-one witness of K3;
-    * searched rank-r heads: alternating LPs in floating point (for fixed Psi one LP per
-      query row in ``(phi(q), P[q, .])``; for fixed Phi one LP in ``(Psi, P)``), then
-      Phi and Psi — not K — are rationalised with generous denominators, K = Phi Psi^T is
-      formed exactly, the readout rows are found by exact LPs
-      (:func:`_linearised.fixed_kernel_readout`) and the head is re-evaluated exactly on
-      every sequence;
+    * searched rank-r heads (rank 2 at m = 4, 3 at m = 5, 4 at m = 6: :data:`SEARCHED`): a
+      float search — gradient descent on ``(log Phi, log Psi, U)`` against the largest error
+      (:mod:`solvers.factor_search`), and at m <= 5 the alternating LPs (for fixed Psi one LP
+      per query row in ``(phi(q), P[q, .])``; for fixed Phi one LP in ``(Psi, P)``) — then
+      Phi and Psi — not K — are rationalised, K = Phi Psi^T is formed exactly, the readout
+      rows are the rounded float ones or else found by exact LPs
+      (:func:`_linearised.fixed_kernel_readout`), and the head is re-evaluated exactly on
+      every sequence (the checker's ``exhaustive``, symmetry none);
     * the family ``K[q,x] = a(q) + sum_i b_i(q) (1 - x_i)`` (feature rank m + 1): decided
       exactly per query row (fixed features, so one LP per row) — a witness, or a
       certificate that some query row has no solution;
     * softmax: ``kappa = 4^{-<q,x>}``, ``U = <q,x>`` solves length 3 with error <= 1/3 for
       every m (a score-statistic certificate); its feature rank is ``2^m``.
 
-A lower bound >= 4 at some m would be new (the betweenness argument is special to rank
-two); the table says so rather than guess.
+So ``r*(6) in [3, 4]``.  A lower bound >= 4 at some m would be new (the betweenness argument
+is special to rank two); the table says so rather than guess.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from solvers.lazy import sympy as sp
 from solvers import lp
 from theorems import attention as att
 from solvers.trusted.core import digest
-from theorems.core import Claim, Obligations, Parameter, Statement, obligation
+from theorems.core import Claim, Obligations, Parameter, Plot, Statement, obligation
 from theorems.kernel_rank import _linearised as lin
 from theorems.kernel_rank.rank_two import betweenness_certificate
 from theorems.kernel_rank.restriction_lemma import base_certificate
@@ -131,7 +133,9 @@ def _psi_step(size, data, Phi, kmax):
 def search_rank(m: int, r: int, seeds=range(20), iterations: int = 20, kmax: float = 100.0, poll=lambda: None, say=lambda s: None):
     """Alternating LPs from random starts; (Phi, Psi) as floats with a positive margin, or None.
 
-    Floats only search: whatever is found is rationalised and re-checked exactly.
+    Floats only search: whatever is found is rationalised and re-checked exactly.  Practical up to m = 5
+    (the (Psi, P) LP has ``2^m C(2^m + 1, 2) * 2`` rows: at m = 6, 266,240, and it did not finish in 10
+    minutes); :func:`search_features` uses it after the descent of :mod:`solvers.factor_search` fails.
     """
     size, data = _setup(m)
     for seed in seeds:
@@ -151,6 +155,71 @@ def search_rank(m: int, r: int, seeds=range(20), iterations: int = 20, kmax: flo
             if t < best + 1e-7:
                 break
             best = t
+    return None
+
+
+def sequences(m: int):
+    """Every sequence of exact length 3 over ``{0,1}^m`` (one per context multiset), as arrays for
+    :func:`solvers.factor_search.fit`: ``((queries, [x_1, x_2, queries]), targets)``."""
+    from itertools import combinations_with_replacement
+
+    size = 1 << m
+    contexts = np.array(list(combinations_with_replacement(range(size), 2)))
+    queries = np.repeat(np.arange(size), len(contexts))
+    first, second = np.tile(contexts[:, 0], size), np.tile(contexts[:, 1], size)
+    targets = np.array([att.min_ip_target((a, b, q)) for a, b, q in zip(first.tolist(), second.tolist(), queries.tolist())], float)
+    return (queries, [first, second, queries]), targets
+
+
+def _normalised(phi, psi):
+    """The same kernel ``Phi Psi^T`` with every column of Psi, then every row of Phi, of largest entry 1: a
+    per-column scale moves between the factors, a per-row one changes no output (it cancels in y), and
+    rationalising with a fixed denominator then keeps the same relative precision everywhere."""
+    scale = psi.max(axis=0)
+    phi, psi = phi * scale, psi / scale
+    return phi / phi.max(axis=1, keepdims=True), psi
+
+
+def search_features(m: int, r: int, seeds=range(4), denominator: int = 10**6, steps: int = 6000, start=None,
+                    poll=lambda: None, say=lambda s: None):
+    """A rank-r head at m found in floats and decided exactly: ``(Phi, Psi, U, worst error)`` with rational
+    ``Phi, Psi >= 0`` and worst error < 1/2 on every sequence of exact length 3, or None.
+
+    For each seed: the descent of :func:`solvers.factor_search.fit` (from ``start`` = (Phi, Psi) if given,
+    e.g. a smaller head padded); then Phi, Psi (normalised, :func:`_normalised`) and U are rationalised
+    (:func:`rationalise`, features floored at ``1/denominator``) and the head is evaluated exactly on every
+    sequence; if the rationalised U errs, the readout rows are found again by exact LPs
+    (:func:`exact_head`).  At m <= 5 the alternating LPs (:func:`search_rank`) are tried last.
+    """
+    from solvers import factor_search
+
+    seqs, targets = sequences(m)
+    scores = np.array([[att.inner(x, q) for x in range(1 << m)] for q in range(1 << m)], float)
+    for seed in seeds:
+        # the readout starts as softmax's, U[q, x] = <q, x>: exact wherever the weight sits on the minimum
+        found = factor_search.fit(seqs, targets, 1 << m, r, seed=seed, start=start, readout=scores, steps=steps,
+                                  poll=poll, say=lambda text: say(f"rank {r}, m={m}, seed {seed}: {text}"))
+        say(f"rank {r}, m={m}, seed {seed}: float worst error {found.worst:.5f}")
+        if found.worst >= 0.5:
+            continue
+        phi, psi = _normalised(found.phi, found.psi)
+        Phi, Psi = rationalise(phi, denominator), rationalise(psi, denominator)
+        U = [[Fraction(float(v)).limit_denominator(denominator) for v in row] for row in found.readout]
+        size = 1 << m
+        K = [[sum((a * b for a, b in zip(Phi[q], Psi[x])), Fraction(0)) for x in range(size)] for q in range(size)]
+        worst = lin.kernel_worst_error(K, U, m, poll=poll)
+        if worst < Fraction(1, 2):
+            return Phi, Psi, U, worst
+        head = exact_head(Phi, Psi, m)
+        if head is not None:
+            return Phi, Psi, head[1], head[2]
+    if m <= 5:
+        floats = search_rank(m, r, seeds=seeds, poll=poll, say=say)
+        if floats is not None:
+            Phi, Psi = rationalise(floats[0], denominator), rationalise(floats[1], denominator)
+            head = exact_head(Phi, Psi, m)
+            if head is not None:
+                return Phi, Psi, head[1], head[2]
     return None
 
 
@@ -207,17 +276,24 @@ def SOFTMAX(m: int) -> dict:
     return {"kappa": [Fraction(1, 4**s) for s in range(m + 1)], "value": list(range(m + 1))}
 
 
+# The searched heads the table states, m -> feature rank: each is stored in feature_rank_witnesses.json as
+# "m{m}_r{r}" (exact Phi, Psi, U) and re-checked exactly at every run (or searched afresh with search=1).
+SEARCHED = {4: 2, 5: 3, 6: 4}
+
+
 def claimed_bounds(point: dict) -> dict:
     """The table this claim states: ``{m: (lower, upper)}`` for m = 1..m_max.
 
     Lower: 1 (kappa(q,q) > 0), 2 for m = 4 (rank one fails), 3 for m >= 5 (rank two
-    fails).  Upper: 1 for m <= 3; the stored (or searched)
-    rank-2 head at m = 4 and rank-3 head at m = 5; the degree-2 complement family
-    (rank ``1 + m + C(m, 2)``) for 6 <= m <= m_degree2; else softmax (feature rank ``2^m``).
+    fails).  Upper: 1 for m <= 3; the stored (or searched) heads of :data:`SEARCHED`
+    (rank 2 at m = 4, 3 at m = 5, 4 at m = 6); the degree-2 complement family
+    (rank ``1 + m + C(m, 2)``) for 7 <= m <= m_degree2; else softmax (feature rank ``2^m``).
     """
     def upper(m):
-        if m <= 5:
-            return {1: 1, 2: 1, 3: 1, 4: 2, 5: 3}[m]
+        if m <= 3:
+            return 1
+        if m in SEARCHED:
+            return SEARCHED[m]
         return 1 + m + m * (m - 1) // 2 if m <= point["m_degree2"] else 2**m
 
     def lower(m):
@@ -294,7 +370,9 @@ class FeatureRankTable(Claim):
         base = 0.1 + 0.2 * (m >= 4) + 0.6 * (m >= 5) + 0.25 * (m >= 6)
         base += sum({7: 0.45, 8: 3.1}.get(k, 0.0) for k in range(7, m + 1))
         base += sum({6: 0.1, 7: 1.6, 8: 2.0}.get(k, 0.0) for k in range(6, d2 + 1))
-        return base + (120.0 if point["search"] and m >= 5 else 2.0 * point["search"])
+        base += 3.0 * (m >= 6)  # the stored rank-4 head at m = 6: every one of 133,120 sequences, exactly
+        # search=1: the descent, 4 seeds at m = 4..6 (about 95 s of CPU per seed at m = 6), LPs at m <= 5
+        return base + point["search"] * (2.0 + 120.0 * (m >= 5) + 400.0 * (m >= 6))
 
     def witness(self, point: dict):
         return load_witnesses()
@@ -392,17 +470,16 @@ class FeatureRankTable(Claim):
 
         # Searched rank-r heads: stored (re-checked exactly) or searched afresh.
         stored = self.witness(point)
-        for m, r in ((4, 2), (5, 3), (5, 2)):
+        for m, r in SEARCHED.items():
             if m > m_max:
                 continue
             ev.poll()
             key, head = f"m{m}_r{r}", None
             if point["search"]:
                 say(f"searching rank {r} at m={m}")
-                floats = search_rank(m, r, seeds=range(8), poll=ev.poll, say=say)
-                if floats is not None:
-                    features = (rationalise(floats[0], point["denominator"]), rationalise(floats[1], point["denominator"]))
-                    head = exact_head(*features, m)
+                found = search_features(m, r, seeds=range(4), denominator=point["denominator"], poll=ev.poll, say=say)
+                if found is not None:
+                    features, head = found[:2], (None, found[2], found[3])
                 if head is None and r == claimed[m][1]:
                     ev.unknown(f"the search found no exact rank-{r} head at m = {m}")
             elif key in stored:
@@ -410,6 +487,8 @@ class FeatureRankTable(Claim):
                 head = stored_head(stored[key], m) if "readout" in stored[key] else exact_head(*features, m)
                 if head is None:  # a stored witness that fails is a failure, never a note
                     ev.fail(f"the stored rank-{r} head at m = {m} does not solve length 3", {"m": m, "rank": r})
+            else:
+                ev.unknown(f"no stored rank-{r} head at m = {m} ({key} in feature_rank_witnesses.json)")
             if head is None:
                 continue
             K, U, worst = head
@@ -424,6 +503,29 @@ class FeatureRankTable(Claim):
                                                for m, src in sources.items()})
         ev.cover("table", {"m": [1, m_max], "length": 3})
         ev.note("r*(m) bounds: " + ", ".join(f"m={m}: [{lo}, {up}]" for m, (lo, up) in claimed.items()))
+
+    def plots(self, record: dict) -> list[Plot]:
+        """The certified interval [lower, upper] of r*(m) at each m, on a log scale against 2^(m/2) and 2^m
+        (the paper's 2^Theta(m); softmax's feature rank is 2^m)."""
+        table = record.get("facts", {}).get("r_star") or {}
+        ms = sorted(int(m) for m in table)
+        if len(ms) < 2:
+            return []
+        cells = [table[m] if m in table else table[str(m)] for m in ms]
+        return [Plot(
+            name="r-star-interval",
+            title="Certified bounds on r*(m) at exact length 3",
+            xlabel="m (tokens in {0,1}^m)",
+            ylabel="feature rank",
+            series=(("certified lower bound", tuple(ms), tuple(c["lower"] for c in cells)),
+                    ("certified upper bound", tuple(ms), tuple(c["upper"] for c in cells)),
+                    ("2^(m/2) (reference)", tuple(ms), tuple(2 ** (m / 2) for m in ms)),
+                    ("2^m (reference)", tuple(ms), tuple(2**m for m in ms))),
+            logy=True,
+            kind="interval",
+            note="each bar is one m: from the certified lower to the certified upper bound (every cell an "
+                 "obligation discharged by its certificate); the dashed curves are references, not data",
+        )]
 
     def _family(self, m: int, ev, degree: int = 1):
         """``(worst error, None)`` of the family's exact head if every query row works; else

@@ -49,12 +49,70 @@ def test_every_cell_is_an_obligation_and_discharged(outcome):
 def test_the_default_table_covers_the_family_failure_and_softmax():
     claim = frt.FeatureRankTable()
     bounds = frt.claimed_bounds(claim.point())
-    assert bounds[6] == (3, 22)
+    assert bounds[6] == (3, 4)  # the stored rank-4 head (was 22, the degree-2 family)
     needed = claim.obligations(claim.point())
     assert any(o.judgment["judgment"] == "kernel-row-infeasible" for o in needed.verify)
-    without = claim.obligations(claim.point({"m_degree2": 5}))
-    assert frt.claimed_bounds(claim.point({"m_degree2": 5}))[6] == (3, 64)
-    assert any(o.judgment["judgment"] == "solves" and o.judgment["model"] == "score-statistic" for o in without.verify)
+    # m = 7: the degree-2 family (rank 29) where it is tried, else softmax's 2^7
+    assert frt.claimed_bounds(claim.point({"m_max": 7, "m_degree2": 7}))[7] == (3, 29)
+    point = claim.point({"m_max": 7, "m_degree2": 6})
+    assert frt.claimed_bounds(point)[7] == (3, 128)
+    assert any(o.judgment["judgment"] == "solves" and o.judgment["model"] == "score-statistic"
+               for o in claim.obligations(point).verify)
+
+
+@pytest.fixture(scope="module")
+def default_outcome():
+    claim = frt.FeatureRankTable()
+    return claim.check(claim.point())
+
+
+def test_r_star_6_is_at_most_four_by_the_stored_head(default_outcome):
+    """r*(6) <= 4: the stored rank-4 head, re-evaluated exactly on all 133,120 sequences (symmetry none)."""
+    assert default_outcome.status == "verified", default_outcome.message
+    table = default_outcome.facts["r_star"]
+    assert (table[6]["lower"], table[6]["upper"]) == (3, 4)
+    claim = frt.FeatureRankTable()
+    cell = next(o for o in claim.obligations(claim.point()).verify
+                if o.judgment["judgment"] == "solves" and o.judgment["m"] == [6, 6])
+    assert cell.judgment["rank"] == 4
+    accepted = [(c, trusted.check(c).judgment) for c in default_outcome.certificates]
+    head = next(c for c, j in accepted if discharges(j, cell.judgment))
+    assert head["kind"] == "exhaustive" and head["data"]["symmetry"] == "none" and len(head["data"]["psi"][0]) == 4
+    # the degree-2 family's head (rank 22) is still checked, and does not discharge the rank-4 cell
+    family = next(j for c, j in accepted if c["kind"] == "exhaustive" and j["m"] == [6, 6] and j["rank"] == 22)
+    assert not discharges(family, cell.judgment)
+    assert float(default_outcome.facts["r_star_witnesses_unchecked"][6]["worst_error"]) < 0.5
+
+
+def test_a_tampered_m6_head_is_rejected(default_outcome):
+    cert = next(c for c in default_outcome.certificates
+                if c["kind"] == "exhaustive" and c["data"]["m"] == 6 and c["data"]["symmetry"] == "none")
+    readout = [row[:] for row in cert["data"]["readout"]]
+    readout[63][63] = str(Fraction(readout[63][63]) + 1)  # the query 111111 on itself: (q, q, q) now errs by more than 1/2
+    with pytest.raises(CertificateError, match="error"):
+        trusted.check({**cert, "data": {**cert["data"], "readout": readout}})
+
+
+def test_the_descent_finds_an_exact_rank_two_head_at_m4():
+    found = frt.search_features(4, 2, seeds=[0], steps=2000)
+    assert found is not None
+    Phi, Psi, U, worst = found
+    assert all(v >= 0 for row in Phi + Psi for v in row) and len(Phi[0]) == 2
+    assert worst < Fraction(1, 2)
+    data = {"m": 4, "lengths": [3], "phi": Phi, "psi": Psi, "readout": U, "target": "min-ip",
+            "tolerance": Fraction(1, 2), "symmetry": "none"}
+    assert check("exhaustive", data).judgment["rank"] == 2
+
+
+def test_the_plot_draws_the_certified_interval_against_the_references(default_outcome):
+    from solvers.trusted.core import encode
+
+    (plot,) = frt.FeatureRankTable().plots({"facts": encode(default_outcome.facts)})
+    lower, upper, half, full = plot.series
+    assert plot.kind == "interval" and plot.logy
+    assert lower[1] == upper[1] == (1, 2, 3, 4, 5, 6)
+    assert lower[2] == (1, 1, 1, 2, 3, 3) and upper[2] == (1, 1, 1, 2, 3, 4)
+    assert "reference" in half[0] and "reference" in full[0] and full[2][-1] == 64
 
 
 def test_the_table_says_r_star_5_is_three(outcome):
