@@ -229,3 +229,26 @@ def test_tasks_not_submitted_to_a_pool_broken_already_go_to_the_next_pool(monkey
     monkeypatch.setattr(parallel, "_pool", pool)
     assert sorted(parallel._run_pool(_square, [(k,) for k in range(4)], 2)) == [(0, 0), (1, 1), (2, 4), (3, 9)]
     assert len(pools) == 2  # the rest, uncharged, in a fresh shared pool (not one pool per task)
+
+
+def test_the_retry_runs_at_most_jobs_pools_at_a_time(monkeypatch):
+    real, live, most = parallel._pool, [0], [0]
+
+    class Counted:
+        def __init__(self, pool):
+            self.pool = pool
+            live[0] += 1
+            most[0] = max(most[0], live[0])
+
+        def submit(self, *args):
+            return self.pool.submit(*args)
+
+        def shutdown(self, *args, **kwargs):
+            live[0] -= 1
+            return self.pool.shutdown(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "_pool", lambda workers, runner=None: Counted(real(workers, runner)))
+    for jobs in (1, 2):
+        most[0] = 0
+        assert dict(parallel._run_alone(_square, {k: (k,) for k in range(4)}, jobs)) == {k: k * k for k in range(4)}
+        assert most[0] == jobs and live[0] == 0
