@@ -40,3 +40,10 @@ def test_a_start_is_used_and_a_search_that_cannot_fit_says_so():
     found = factor_search.fit(sequences, targets, 6, 1, start=start, steps=1, tau=0.2)
     assert np.allclose(found.phi, 1) and np.allclose(found.psi, 1)
     assert found.worst == np.max(np.abs(targets))  # y = 0 with a zero readout
+
+
+def test_the_active_set_reaches_the_same_level_and_judges_the_best_point_on_every_sequence():
+    sequences, targets = _planted()
+    found = factor_search.fit(sequences, targets, 6, 2, seed=1, steps=1500, tau=0.1, floor=0.01, refresh=10)
+    assert abs(_worst(found, sequences, targets) - found.worst) < 1e-9  # judged on all sequences, not the active ones
+    assert found.worst < 0.15
