@@ -337,7 +337,8 @@ class BallLaw(Claim):
             ),
             conclusion=(
                 sp.And(sp.Le(lo, r), sp.Le(r, hi)),
-                "certified lower bounds on the disk and the annulus instances (growing like beta^{d/2}), and upper bounds on the "
+                "certified lower bounds on the disk and the annulus lattice instances and on rings from the rim (growing like "
+                "beta^{d/2}), and upper bounds on the "
                 "dense instances; the worst-case Theta(beta^{d/2}) law is not checked (its upper side is open)",
             ),
         )
