@@ -289,16 +289,30 @@ def papers_site(tmp_path_factory):
     return site
 
 
+# The checker's one-word codes and fractions of long integers without their decimal: a reader cannot read them.
+CODES = re.compile(r"sequences \((none|coordinates|context)\)|\{'\w+':")
+LONG_FRACTION = re.compile(r"(?<![\d.])\d{5,}\s*/\s*\d{5,}(?!\d)(?!\s*≈)")
+
+
 def assert_reads_right(driver, name: str):
     text = driver.execute_script(SEEN_TEXT)
-    for pattern, what in ((SPELLED, "a Greek letter spelled out"), (RAW, "raw TeX"), (JSON, "null/None")):
+    for pattern, what in ((SPELLED, "a Greek letter spelled out"), (RAW, "raw TeX"), (JSON, "null/None"),
+                          (CODES, "the checker's code words"), (LONG_FRACTION, "a long fraction with no decimal")):
         found = [text[max(0, m.start() - 30):m.end() + 30] for m in pattern.finditer(text)]
         assert found == [], f"{what} on {name}: {found[:5]}"
     seen = driver.execute_script(READER)
     assert seen["greekWords"] == [], f"Greek letters spelled as words in the mathematics of {name}: {seen['greekWords']}"
     assert seen["scrollWidth"] <= seen["width"] and seen["wide"] == [], f"wider than the window on {name}: {seen}"
+    broken = driver.execute_script(BROKEN_NUMBERS)
+    assert broken == [], f"numbers broken over lines on {name} (13 read as 1 3): {broken[:5]}"
     assert errors(driver) == [], f"console errors on {name}"
     return seen
+
+
+# A number of a table laid out on two lines reads as two numbers.
+BROKEN_NUMBERS = """
+return Array.from(document.querySelectorAll('span.num')).filter(s => s.getClientRects().length > 1).map(s => s.textContent);
+"""
 
 
 FIRST_SCREEN = """
@@ -318,10 +332,31 @@ return {
 """
 
 
+EDGE_ENDS = """
+return Array.from(document.querySelectorAll('svg.graph path.edge')).map(p => {
+  const n = p.getTotalLength(), end = p.getPointAtLength(n); return [p.dataset.to, end.y]; });
+"""
+ANALOGUE = """
+const badges = Array.from(document.querySelectorAll('.badge'));
+return {full: badges.filter(b => /\\b(verified|proved)\\b/.test(b.className) && !b.classList.contains('quiet')).map(b => b.textContent),
+        quiet: badges.filter(b => b.classList.contains('quiet')).length,
+        note: (document.getElementById('not-checked') || {textContent: ''}).textContent};
+"""
+STANDALONE = """
+const svg = document.documentElement, rects = Array.from(svg.querySelectorAll('rect')).map(r => r.getBBox());
+return {boxes: rects.length, bottom: Math.max(...rects.map(r => r.y + r.height)), right: Math.max(...rects.map(r => r.x + r.width)),
+        height: svg.height.baseVal.value, width: svg.width.baseVal.value,
+        scrollHeight: svg.scrollHeight || document.scrollingElement.scrollHeight,
+        scrollWidth: svg.scrollWidth || document.scrollingElement.scrollWidth};
+"""
+
+
 def test_the_papers_report_reads_right_at_1280_and_760_px(browser, papers_site, tmp_path):
-    """Every page at 1280 and 760 px: no Greek letter spelled out, no raw TeX, no null/None, nothing wider than the
-    window; the first screen names both papers' headline sentences, each with one badge; a search box finds
-    rank_two; the graph has no cycle. Screenshots of the dashboard at 760 px go to the test's temporary folder."""
+    """Every page at 1280 and 760 px: no Greek letter spelled out, no raw TeX, no null/None, no checker code word or
+    long fraction without its decimal, nothing wider than the window; the first screen names both papers' headline
+    sentences, each with one badge; a search box finds rank_two; the graph has no cycle and its arrows into one box
+    stay apart; the analogue's page carries no full-colour verdict; the graph alone is drawn whole. A screenshot of
+    the dashboard at 1280 px goes to the test's temporary folder."""
     from selenium.webdriver.common.by import By
 
     from theorems.report import model
@@ -375,9 +410,27 @@ def test_the_papers_report_reads_right_at_1280_and_760_px(browser, papers_site, 
         found = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#search-results a")]
         assert any(href.endswith("/claims/kernel_rank.rank_two.html") for href in found), found
         assert errors(browser) == []
+        # each edge is its own: the arrows into one box end at least 10 px apart (drawn, as the browser lays them out)
+        ends: dict = {}
+        for to, y in browser.execute_script(EDGE_ENDS):
+            ends.setdefault(to, []).append(y)
+        for to, ys in ends.items():
+            ys.sort()
+            assert all(b - a >= 10 for a, b in zip(ys, ys[1:])), (to, ys)
+        # the analogue (S7 on all-MiniLM-L6-v2): no full-colour verdict on its page, none beside its sentence
+        browser.get((papers_site / "claims" / "softmax_rank.calibration.html").as_uri())
+        analogue = browser.execute_script(ANALOGUE)
+        assert analogue["full"] == [] and analogue["quiet"] and "Not checked here." in analogue["note"], analogue
+        # the graph alone (assets/graph.svg): every box inside the drawing, and the page scrolls to all of it
+        browser.get((papers_site / "assets" / "graph.svg").as_uri())
+        drawn = browser.execute_script(STANDALONE)
+        assert drawn["boxes"] > 20 and drawn["bottom"] <= drawn["height"] - 4 and drawn["right"] <= drawn["width"] - 4, drawn
+        assert drawn["scrollHeight"] >= drawn["height"] and drawn["scrollWidth"] >= min(drawn["width"], width), drawn
     # each sentence of both abstracts is on the first screen's list, in the abstracts' order
     for text, sentence in zip(shown, sentences):
         words = re.findall(r"[A-Za-z]{4,}", re.sub(r"\$[^$]*\$", " ", sentence))
         assert words and all(word in text for word in words), (text, sentence)
+    browser.set_window_size(1280, 1000)
+    browser.get((papers_site / "index.html").as_uri())
     shot = screenshot(browser, tmp_path, "papers-index-1280.png")
     assert shot.stat().st_size > 10_000

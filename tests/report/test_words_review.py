@@ -109,3 +109,33 @@ def test_a_rounded_matrix_wears_a_tilde_and_a_size_across_a_line_break_is_a_time
     assert "6 layers × 12" in out and "<mi>x</mi>" not in out
     assert out.count("<mover>") == 2 and "<mo>×</mo>" in out
     assert tex.ascii_tex("a ~ b") == "a \\sim b"  # a tilde between two terms stays the relation
+
+
+def test_an_inner_product_never_swallows_the_words_up_to_a_later_bracket():
+    """row_lemma's obligation: "<= w - 2: every kernel row K[q,.] >" once read as one inner product ⟨…⟩, words
+    and all, and overflowed its cell; "<=" never opens an inner product, and K[q,.] is one formula."""
+    text = ("for every m, query q with |q| = w <= 10 and token z with <z,q> = s <= w - 2: every kernel row "
+            "K[q,.] >= 0 with a readout row of error < 1/2 on (q,q,q), (z,q,q), (z,z,q) has K[q,z] > K[q,q]")
+    spans = [piece for is_math, piece in tex._spans(text) if is_math]
+    assert "<z,q> = s <= w - 2" in spans and "K[q,.] >= 0" in spans
+    assert all("kernel" not in piece and "every" not in piece for piece in spans)
+    assert "every kernel row" in _outside_math(tex.words(text))
+    assert "⟨z,q⟩ = s ≤ w - 2" in tex.plain(text)
+
+
+def test_a_table_of_records_scrolls_rather_than_break_its_numbers():
+    """S7's heads table: in a narrow column, 13 broke into "1 3" and "layer" into "lay er"; numbers are unbreakable
+    now and a table of records scrolls in its own box."""
+    out = values.to_html([{"head": "L0H9", "n": 13, "r": 12, "max weight (mean over rows)": 0.314}])
+    assert out.startswith('<div class="table-scroll"><table class="facts list">')
+    assert '<span class="num">13</span>' in out and '<span class="num">0.314</span>' in out
+
+
+def test_named_functions_stand_apart_and_tex_dashes_are_en_dashes():
+    """Ω(n log m) and ln 4 read with their spaces (latex2mathml's plain <mi> ran them together: "nlogm", "ln4");
+    the abstracts' "query--key" and "head--temperature" are en dashes, never two hyphens."""
+    thin = '<mspace width="0.1667em"></mspace>'
+    assert f"<mi>n</mi>{thin}<mi>log</mi>{thin}<mi>m</mi>" in tex.words("$\\Omega(n\\log m)$")
+    assert f"<mi>ln</mi>{thin}<mn>4</mn>" in tex.words("beta = ln 4")
+    assert "query–key" in tex.words("the visible query--key interaction") and "--" not in tex.plain("head--temperature")
+    assert "<code>" not in tex.words("x") and "--param" in tex.words("use --param m=4")  # an option keeps its dashes

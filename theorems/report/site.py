@@ -83,6 +83,9 @@ ul.counts { margin: 0.2rem 0 0.6rem; padding-left: 1.2rem; } a.count { text-deco
 h2.counts-title { margin-top: 0.2rem; border: 0; font-size: 1.15rem; }
 .badge.quiet { background: #fff; color: #424a53; border: 1px solid #8c959f; }
 p.not-checked { border-left: 4px solid #8c959f; padding: 0.2rem 0.8rem; background: #f6f8fa; }
+span.num { white-space: nowrap; }
+div.table-scroll { overflow-x: auto; width: 0; min-width: 100%; }  /* min-content 0: a cell never grows for it */
+table.facts.list th, table.facts.list td { overflow-wrap: normal; }
 span.quiet-chip { border: 1px solid #8c959f; border-radius: 1rem; padding: 0 0.4rem; font-size: 0.85em; color: #424a53; }
 div.graph-box { overflow-x: auto; max-width: 100%; border: 1px solid #d0d7de; }
 span.exact, span.wide-math { display: inline-block; max-width: 100%; overflow-x: auto; overflow-y: hidden;
@@ -159,6 +162,8 @@ def dashboard(report) -> bytes:
                  '<ul class="legend">'
                  + "".join(f"<li>{badge(k, label)} {tex.words(text)}</li>" for k, (label, text) in model.RUNGS.items())
                  + (f"<li>{badge('coqchecked', coq.RUNG)} {html.escape(coq.LEGEND)}</li>" if _coq_run(report) is not None else "")
+                 + f"<li>{badge('quiet verified', 'white, outlined')} the same verdicts for a tempting variant, a conjecture "
+                 "or an analogue on other data: its own verdict, never one on the paper's sentence</li>"
                  + "".join(f'<li><span class="relation">{html.escape(r)}</span> {html.escape(text)}</li>'
                            for r, text in RELATIONS.items())
                  + "</ul></details>")

@@ -209,11 +209,24 @@ def tex_body(tex: str) -> str:
         if not raw and "\\" not in inner:
             inner = re.sub(r"&#(x[0-9a-fA-F]+|\d+);", _character, inner)  # readable source: ε, not &#x003B5;
             inner = inner.replace("<mo>/</mo>", '<mo lspace="0" rspace="0">/</mo>')  # 1/2 set as TeX sets it
+            inner = _function_spacing(inner)
             return inner.replace("<mspace linebreak=\"newline\" />", '<mspace width="1em"></mspace>')
         # the commands it passed through raw: upright names
         attempt = re.sub(r"\\([A-Za-z]+)", lambda m: f"\\operatorname{{{m.group(1)}}}" if m.group(1) in raw
                          else m.group(0), attempt)
     return f"<mrow>{_TexParser(tex).sequence()}</mrow>"
+
+
+_NAMED = "log|ln|exp|tanh|sinh|cosh|sin|cos|det|lg"
+_THIN = '<mspace width="0.1667em"></mspace>'
+
+
+def _function_spacing(inner: str) -> str:
+    """A thin space between a named function and a term beside it (n log m, ln 4, 2 tanh(x)), as TeX's
+    operator spacing gives: latex2mathml sets ``\\log`` as a plain ``<mi>``, which a browser runs into its
+    neighbours ("nlogm", "ln4")."""
+    inner = re.sub(rf"(</mi>|</mn>|</msub>|</msup>)(<mi>(?:{_NAMED})</mi>)", r"\1" + _THIN + r"\2", inner)
+    return re.sub(rf"(<mi>(?:{_NAMED})</mi>)(?=<mi>|<mn>|<msub>|<msup>|<mrow>)", r"\1" + _THIN, inner)
 
 
 def _character(match) -> str:
@@ -414,13 +427,13 @@ def _word(word: str, script: bool, call: bool = False) -> str:
 _PIECE = re.compile(r"""
   (?P<code>sha256:[0-9a-f]+…?|[\w-]+(?:\.[\w-]+)*\.(?:json|py|md|v|html|txt|csv)\b|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+
           |(?<![\w)])--[a-z][\w-]*|https?://\S+|</?[A-Za-z][\w-]*>|(?<=[a-z])\(s\))
- |(?P<angle><[^<>\s,][^<>]{0,40}?,[^<>]{0,40}?>)
+ |(?P<angle><(?![=>])[^<>\s,][^<>:]{0,40}?,[^<>:]{0,40}?>)
  |(?P<poss>'s\b)
  |(?P<gword>(?:eps|epsilon|beta|delta|tau|sigma|kappa|lambda|rho|theta|gamma|alpha|mu)(?=-[a-z])
           |[A-Za-z]_(?:eps|epsilon|beta|delta|tau|sigma|kappa|lambda|rho|theta|gamma|alpha|mu|[A-Za-z0-9])(?=-[a-z]))
  |(?P<word>[A-Za-z][A-Za-z0-9]*(?:'(?!s\b))*(?:_(?:\{[^{}]*\}|[A-Za-z0-9]+))?(?:-[A-Za-z0-9]+)*)
  |(?P<num>\d+(?:\.\d+)?)
- |(?P<op><=>|<=|>=|!=|->|\|\||\.\.\.?|[=<>+*/^_~|#-])
+ |(?P<op><=>|<=|>=|!=|->|\|\||\.\.\.?|[=<>+*/^_~|#-]|(?<=[,\[(])\.(?=[\]),]))
  |(?P<open>[(\[{])|(?P<close>[)\]}])
  |(?P<comma>,)
  |(?P<space>[ \t]+)
@@ -592,6 +605,9 @@ def _settle(matches, kinds) -> list[tuple[bool, str]]:
 _LONG_FRACTION = re.compile(r"(?<![\w/.^])(\d{5,})/(\d{5,})(?![\w/])")
 
 
+_EN_DASH = re.compile(r"(?<=[A-Za-z])--(?=[A-Za-z])")
+
+
 def decimal_beside(text: str) -> str:
     """A fraction of long integers (``20590670707055/41402883164663``) keeps its exact digits and gets its
     decimal beside it (``≈ 0.49731``), for reading only: nobody reads fourteen-digit fractions."""
@@ -601,7 +617,7 @@ def decimal_beside(text: str) -> str:
 def words(text: str) -> str:
     """HTML for prose that mixes words and mathematics: each span of ASCII mathematics (``beta = ln 4``,
     ``rank_eps(A) <= r``, ``{0,1}^m``) and each ``$...$`` of TeX set as MathML, the words escaped."""
-    text = decimal_beside(str(text))
+    text = _EN_DASH.sub("–", decimal_beside(str(text)))  # TeX's "query--key" is an en dash
     out, last = [], 0
     for match in _INLINE.finditer(text):
         out.append(_ascii_words(text[last:match.start()]))
@@ -646,12 +662,13 @@ _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 def plain(text: str) -> str:
     """Prose with its ASCII mathematics in Unicode, for where no markup can go (a page's ``<title>``, an SVG
     ``<title>``, a plot's label): Greek names become letters, ``<=`` becomes ≤, ``$...$`` loses its dollars."""
-    text = _INLINE.sub(lambda m: m.group(1) or m.group(2), decimal_beside(str(text)))
+    text = _INLINE.sub(lambda m: m.group(1) or m.group(2), _EN_DASH.sub("–", decimal_beside(str(text))))
     text = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), OPERATORS.get(m.group(1), m.group(1))), text)
     text = re.sub(r"(?<=[\d)])\*(?=[\w(])", "·", _times(_NULL_BOUND.sub(r"[\1, ∞)", text)).replace("**", "^"))
     out = []
     for is_math, piece in _spans(text):
         if is_math:
+            piece = re.sub(r"<(?![=>])([^<>]*?,[^<>]*?)>", r"⟨\1⟩", piece)  # <x, q>: an inner product
             piece = re.sub(r"<=>|<=|>=|!=|->|\.\.\.?|~|\|\||(?<=\d)\*(?=\s)|(?<=\s)\*(?=\s)",
                            lambda m: _PLAIN_OPS[m.group()], piece)
             piece = re.sub(r"[A-Za-z]+", lambda m: _greek_letter(m.group()), piece)

@@ -84,7 +84,9 @@ def _list_html(value: list) -> str:
         columns = sorted({str(k) for v in shown for k in v})
         head = "".join(f"<th>{key_html(c)}</th>" for c in columns)
         body = "".join("<tr>" + "".join(f"<td>{to_html(v.get(c, None))}</td>" for c in columns) + "</tr>" for v in shown)
-        return f'<table class="facts list"><tr>{head}</tr>{body}</table>{tail}'
+        # a table of records scrolls in its own box rather than break its numbers and headings letter by letter
+        # (13 wrapped in a narrow column read as "1 3")
+        return f'<div class="table-scroll"><table class="facts list"><tr>{head}</tr>{body}</table></div>{tail}'
     items = "".join(f"<li>{to_html(v)}</li>" for v in shown)
     return f"<ol>{items}</ol>{tail}"
 
@@ -95,9 +97,11 @@ def _scalar_html(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        if abs(value) >= 10**12:  # a long integer may break where its cell ends rather than widen the table
+            return str(value)
+        return f'<span class="num">{value}</span>'  # never broken inside (white-space: nowrap)
     if isinstance(value, float):
-        return html.escape(repr(value))
+        return f'<span class="num">{html.escape(repr(value))}</span>'
     q = mathml.rational(value)
     if q is not None:
         return f'<span class="exact" title="{html.escape(value)}">{mathml.fraction_mathml(q)}</span>'
