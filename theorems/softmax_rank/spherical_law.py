@@ -207,6 +207,16 @@ SVD_BITS = 30  # the rounded SVD factors: F = U s and G = V^T over 2^30 each
 SPREAD_RATIOS = (*D.GAP_RATIOS, 1.75, 2.0, 2.5, 3.0, 4.0)
 
 
+def proposed_rows(X: np.ndarray, A: np.ndarray, eps: Fraction) -> tuple[list[int], list[list[int]]]:
+    """(rows, groups) the float searches propose on the attention A of the points X: evenly spaced in the points'
+    numbering, and on S^2 also prefixes of the farthest-point order with gaps up to ``SPREAD_RATIOS``; the more rows."""
+    rows, groups = D.search_grouped(A, eps)
+    if X.shape[1] > 2:
+        spread = D.search_grouped(A, eps, D.farthest_point_order(X), nested=True, ratios=SPREAD_RATIOS)
+        rows, groups = spread if len(spread[0]) > len(rows) else (rows, groups)
+    return rows, groups
+
+
 def certified_grouped(points, X: np.ndarray, beta: Fraction, m, eps: Fraction, A: np.ndarray | None = None):
     """(rows, groups): the float search's rows and Voronoi groups whose margins are decided > eps (floats
     when clear of eps, arb in doubt: :func:`solvers.softmax_enclosures.grouped_margins`; uncertain rows
@@ -217,10 +227,7 @@ def certified_grouped(points, X: np.ndarray, beta: Fraction, m, eps: Fraction, A
     dense instance of 128 points, with the wider gaps of ``SPREAD_RATIOS``); the proposal with more rows is kept.  On the circle the numbering is
     the angular order, already evenly spread."""
     A = float_attention(X, beta, m) if A is None else A
-    rows, groups = D.search_grouped(A, eps)
-    if X.shape[1] > 2:
-        spread = D.search_grouped(A, eps, D.farthest_point_order(X), nested=True, ratios=SPREAD_RATIOS)
-        rows, groups = spread if len(spread[0]) > len(rows) else (rows, groups)
+    rows, groups = proposed_rows(X, A, eps)
     L = E.ScaledLogits.self_attention(points, beta, rows)
     keep = set(E.grouped_margins(L, m, eps, rows, groups, local=range(len(rows)), floats=D.grouped_margins(A, rows, groups))["certain"])
     return [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
@@ -253,8 +260,9 @@ def largest_window_n(beta: Fraction, eps: Fraction, d: int) -> int:
 
     The largest certified lower bounds sit where every point is a row (single-column
     groups, margin ``2 A_ii - 1 > eps``): the largest such n in the window is found by
-    bisection (the diagonal shrinks as points are added), then n and the few sizes
-    above it are searched with grouped columns (floats propose; arb decides later).
+    bisection (the diagonal shrinks as points are added), then the few sizes above it
+    (3 on the circle, 6 on S^2) are searched with grouped columns (:func:`proposed_rows`;
+    floats propose, arb decides later).
     """
     w = window(int(beta), d)
     fits = lambda n: all_rows_margin(float_attention(float_sphere_points(n, d), beta)) > float(eps) + 1e-9
@@ -265,8 +273,10 @@ def largest_window_n(beta: Fraction, eps: Fraction, d: int) -> int:
         mid = (low + high) // 2
         low, high = (mid, high) if fits(mid) else (low, mid)
     best = (low, low) if fits(low) else None  # every point a row: no n' <= low does better
-    for n in range(low + 1, low + 4):
-        rows, _ = D.search_grouped(float_attention(float_sphere_points(n, d), beta), eps)
+    # on S^2 grouped columns on up to 6 more points can beat the all-rows instance (220 rows on 222 points at beta = 64)
+    for n in range(low + 1, low + (4 if d == 2 else 7)):
+        X = float_sphere_points(n, d)
+        rows, _ = proposed_rows(X, float_attention(X, beta), eps)
         if best is None or len(rows) > best[0]:
             best = (len(rows), n)
     return best[1]
