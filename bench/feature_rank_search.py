@@ -1,10 +1,10 @@
 """Research script of ``kernel_rank.feature_rank_table``: searching rank-r heads at m and storing the best.
 
-    nice -n 19 python bench/feature_rank_search.py M R [--seeds 0,1] [--steps 6000] [--denominator 1000000] [--store]
+    nice -n 19 python bench/feature_rank_search.py M R [--seeds 0,1] [--steps 6000] [--denominator 10000] [--store]
 
 For each seed: the descent of :func:`solvers.factor_search.fit` on every sequence of exact length 3 over
 {0,1}^M (floats), then the exact step of :func:`theorems.kernel_rank.feature_rank_table.search_features`
-(Phi, Psi, U rationalised, every sequence evaluated exactly; exact readout LPs if the rounded U errs).  With
+(Phi, Psi, U on the grid 1/denominator, every sequence evaluated exactly; exact readout LPs if the rounded U errs).  With
 ``--store`` the first exact head found is written to ``feature_rank_witnesses.json`` as ``m{M}_r{R}`` (the
 other entries kept): the claim re-checks it at every run, and its table states rank R at M only where
 ``SEARCHED`` says so.  CPU seconds and the load average are printed; nothing is asserted.
@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("r", type=int)
     parser.add_argument("--seeds", default="0")
     parser.add_argument("--steps", type=int, default=6000)
-    parser.add_argument("--denominator", type=int, default=10**6)
+    parser.add_argument("--denominator", type=int, default=10**4)
     parser.add_argument("--store", action="store_true")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]

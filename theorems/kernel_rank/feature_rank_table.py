@@ -180,14 +180,14 @@ def _normalised(phi, psi):
     return phi / phi.max(axis=1, keepdims=True), psi
 
 
-def search_features(m: int, r: int, seeds=range(4), denominator: int = 10**6, steps: int = 6000, start=None,
+def search_features(m: int, r: int, seeds=range(4), denominator: int = 10**4, steps: int = 6000, start=None,
                     poll=lambda: None, say=lambda s: None):
     """A rank-r head at m found in floats and decided exactly: ``(Phi, Psi, U, worst error)`` with rational
     ``Phi, Psi >= 0`` and worst error < 1/2 on every sequence of exact length 3, or None.
 
     For each seed: the descent of :func:`solvers.factor_search.fit` (from ``start`` = (Phi, Psi) if given,
-    e.g. a smaller head padded); then Phi, Psi (normalised, :func:`_normalised`) and U are rationalised
-    (:func:`rationalise`, features floored at ``1/denominator``) and the head is evaluated exactly on every
+    e.g. a smaller head padded); then Phi, Psi (normalised, :func:`_normalised`) and U are rounded to the
+    grid ``1/denominator`` (:func:`on_grid`, features floored at ``1/denominator``) and the head is evaluated exactly on every
     sequence; if the rationalised U errs, the readout rows are found again by exact LPs
     (:func:`exact_head`).  At m <= 5 the alternating LPs (:func:`search_rank`) are tried last.
     """
@@ -203,8 +203,8 @@ def search_features(m: int, r: int, seeds=range(4), denominator: int = 10**6, st
         if found.worst >= 0.5:
             continue
         phi, psi = _normalised(found.phi, found.psi)
-        Phi, Psi = rationalise(phi, denominator), rationalise(psi, denominator)
-        U = [[Fraction(float(v)).limit_denominator(denominator) for v in row] for row in found.readout]
+        Phi, Psi = on_grid(phi, denominator, Fraction(1, denominator)), on_grid(psi, denominator, Fraction(1, denominator))
+        U = on_grid(found.readout, denominator)
         size = 1 << m
         K = [[sum((a * b for a, b in zip(Phi[q], Psi[x])), Fraction(0)) for x in range(size)] for q in range(size)]
         worst = lin.kernel_worst_error(K, U, m, poll=poll)
@@ -235,6 +235,17 @@ def rationalise(matrix, denominator: int) -> list[list[Fraction]]:
     """
     floor = Fraction(1, denominator)
     return [[max(Fraction(float(v)).limit_denominator(denominator), floor) for v in row] for row in matrix]
+
+
+def on_grid(matrix, denominator: int, floor: Fraction | None = None) -> list[list[Fraction]]:
+    """Each entry rounded to the nearest multiple of ``1/denominator`` (and raised to ``floor`` when given).
+
+    One common denominator, unlike :func:`rationalise`: the exact sums over a row then stay small, and so does
+    the trusted checker's work estimate, which grows with the least common denominator of all the numbers in a
+    certificate (``limits.size_factor``) — the m = 6 head with denominators <= 1000 chosen freely had an lcm of
+    about 430 digits and an estimate of 1.3e8 units (MAX_WORK 2e8), on the grid 1/10^4 it has 8e6."""
+    return [[max(Fraction(round(float(v) * denominator), denominator), floor) if floor is not None
+             else Fraction(round(float(v) * denominator), denominator) for v in row] for row in matrix]
 
 
 def exact_head(Phi, Psi, m: int, budget=None):
