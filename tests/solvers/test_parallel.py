@@ -247,8 +247,29 @@ def test_the_retry_runs_at_most_jobs_pools_at_a_time(monkeypatch):
             live[0] -= 1
             return self.pool.shutdown(*args, **kwargs)
 
-    monkeypatch.setattr(parallel, "_pool", lambda workers, runner=None: Counted(real(workers, runner)))
+    sizes = []
+    monkeypatch.setattr(parallel, "_pool", lambda workers, runner=None: sizes.append(workers) or Counted(real(workers, runner)))
     for jobs in (1, 2):
         most[0] = 0
         assert dict(parallel._run_alone(_square, {k: (k,) for k in range(4)}, jobs)) == {k: k * k for k in range(4)}
         assert most[0] == jobs and live[0] == 0
+    assert sizes == [1] * 8  # each task alone in a pool of one worker
+
+
+def _waits_for(name: str, folder: str) -> bool:
+    """Returns at once for "fast"; "slow" waits (20 s at most) for the file ``go``, and says whether it came."""
+    go = os.path.join(folder, "go")
+    if name == "slow":
+        for _ in range(400):
+            if os.path.exists(go):
+                return True
+            time.sleep(0.05)
+        return False
+    return True
+
+
+def test_the_retry_yields_each_result_as_it_arrives(tmp_path):
+    results = parallel._run_alone(_waits_for, {0: ("slow", str(tmp_path)), 1: ("fast", str(tmp_path))}, 2)
+    assert next(results) == (1, True)  # while the slow one still runs
+    (tmp_path / "go").write_text("")
+    assert next(results) == (0, True)  # it saw the file written after the fast one's result arrived
