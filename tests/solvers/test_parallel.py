@@ -191,6 +191,8 @@ def test_progress_scales_what_is_left_by_how_the_finished_compared_with_their_es
     assert meter.elapsed() == 12.25
     assert meter.line() == "[5/7 point(s) done, 12.2 s elapsed, about 8.8 s left]"
     assert parallel.Progress([5.0], workers=0).remaining() == 5.0  # no workers counts as one
+    fresh = parallel.Progress([5.0, 1.0])  # nothing skipped, one worker, by default
+    assert (fresh.total, fresh.done, fresh.workers, fresh.remaining()) == (2, 0, 1, 6.0)
     free = parallel.Progress([0.0, 4.0])
     free.finished(0, 3.0)  # a task estimated at nothing: the ratio stays 1
     assert free.remaining() == 4.0
