@@ -61,8 +61,12 @@ class Arrangement(NamedTuple):
 
 
 @lru_cache(maxsize=4096)
-def _circle_unit(k: int, turn: float) -> tuple[tuple[Fraction, Fraction], ...]:
-    """k rational points exactly on the unit circle near the angles ``2 pi (j + turn) / k``."""
+def circle_unit(k: int, turn: float = 0.0) -> tuple[tuple[Fraction, Fraction], ...]:
+    """k rational points exactly on the unit circle near the angles ``2 pi (j + turn) / k``.
+
+    ``((1 - s^2)/(1 + s^2), 2s/(1 + s^2))`` is on the circle for every rational s; s is
+    tan(theta/2) rounded to 2^-20 (theta in (-pi, pi]; theta = pi gives (-1, 0)).
+    """
     out = []
     for j in range(k):
         theta = 2 * pi * (j + turn) / k
@@ -106,7 +110,7 @@ def rings(d: int, root: int, arrangement: Arrangement) -> list[tuple[Fraction, t
         s = float(rim if t == 0 else spacing)
         if d == 2:
             k = floor(2 * pi * float(r * root) / s)
-            unit = _circle_unit(k, 0.5 * (t % 2)) if k else ()
+            unit = circle_unit(k, 0.5 * (t % 2)) if k else ()
         else:
             k = floor(4 * pi * float(r * root) ** 2 / (s * s * sqrt(3) / 2))
             unit = sphere_unit(k) if k else ()

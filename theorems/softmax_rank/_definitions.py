@@ -48,13 +48,14 @@ points off the sphere discharges nothing.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import lcm, pi, tan
+from math import lcm
 from typing import Sequence
 
 from solvers.lazy import numpy as np
 from flint import arb, arb_mat, fmpq, fmpq_mat
 
 from solvers import exact, intervals
+from solvers.arrangements import circle_unit
 from solvers.trusted.core import digest
 from theorems.core import Obligation, ParameterError, obligation
 
@@ -87,25 +88,9 @@ def self_attention_logits(points: Sequence[Sequence[Fraction]], beta: Fraction) 
     return [[Fraction(int(v.p), int(v.q)) for v in row] for row in L.tolist()]
 
 
-def rational_circle_points(n: int, denominator: int = 1 << 20) -> list[tuple[Fraction, Fraction]]:
-    """n points exactly on the unit circle near the angles 2 pi j / n.
-
-    ``((1 - s^2)/(1 + s^2), 2s/(1 + s^2))`` is on the circle for every rational
-    s; s is tan(theta/2) rounded to the given denominator (the point j = n/2,
-    theta = pi, is (-1, 0)).
-    """
-    out = []
-    for j in range(n):
-        theta = 2 * pi * j / n
-        if 2 * j == n:
-            out.append((Fraction(-1), Fraction(0)))
-            continue
-        if 2 * j > n:
-            theta -= 2 * pi
-        a = round(tan(theta / 2) * denominator)  # s = a / denominator; the point over 1 + s^2, in integers
-        d2, a2 = denominator * denominator, a * a
-        out.append((Fraction(d2 - a2, d2 + a2), Fraction(2 * a * denominator, d2 + a2)))
-    return out
+def rational_circle_points(n: int) -> list[tuple[Fraction, Fraction]]:
+    """n points exactly on the unit circle near the angles 2 pi j / n (:func:`solvers.arrangements.circle_unit`)."""
+    return list(circle_unit(n))
 
 
 def centred(logits: Matrix) -> list[list[Fraction]]:

@@ -124,7 +124,7 @@ def instance_bounds(L: "E.ScaledLogits", m, eps: Fraction, upper: bool = True, f
     return rows, groups, found
 
 
-def fitted_slope(xs, ys, x_min: float = FIT_FROM, variable: str = "x") -> tuple[str | None, str]:
+def fitted_slope(xs, ys, x_min: float, variable: str) -> tuple[str | None, str]:
     """(slope as a 3-decimal string or None, the points it is fitted on / why not): display only.
 
     ``variable`` names what xs are (``"beta"``, ``"1 + beta"``, ``"1 + S"``): the explanation says

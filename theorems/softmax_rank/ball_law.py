@@ -431,7 +431,7 @@ class BallLaw(Claim):
         ev.fact("certified_bounds (per beta: lattice instances and rings from the rim; all but the unweighted one with multiplicities m_j = ceil(64 e^{beta(1-|x|^2)/2}))", table)
         bs = sorted(table)
         regions = ("disk", "annulus", "unweighted") + (("rim",) if all("rim" in table[b] for b in bs) else ())
-        slopes = {f"{name} lower": _laws.fitted_slope(bs, [table[b][name]["lower"] for b in bs], variable="beta") for name in regions}
+        slopes = {f"{name} lower": _laws.fitted_slope(bs, [table[b][name]["lower"] for b in bs], _laws.FIT_FROM, "beta") for name in regions}
         slopes["law exponent d/2"] = law_exponent(point["d"])
         ev.fact("fitted_slopes_unchecked (display only: least squares of log(lower) on log(beta), beta >= 64; they decide nothing)", slopes)
         ev.cover("betas", bs)

@@ -372,7 +372,8 @@ class VisibleLaw(Claim):
             xs = [1 + float(rows[b]["S"]) for b in rows]
             for key in ("lower", "upper", "random lower", "dense lower", "dense upper"):
                 if all(key in rows[b] for b in rows):
-                    slopes[f"r = {r}, {key}"] = _laws.fitted_slope(xs, [rows[b][key] for b in rows], x_min=1 + 4 * _laws.FIT_FROM)
+                    slopes[f"r = {r}, {key}"] = _laws.fitted_slope(xs, [rows[b][key] for b in rows], x_min=1 + 4 * _laws.FIT_FROM,
+                                                                   variable="1 + S")
             slopes[f"r = {r}, law exponent r/2"] = law_exponent(r)
         ev.fact("fitted_slopes_unchecked (display only: least squares of log(bound) on log(1+S), beta >= 64; they decide nothing)", slopes)
         ev.cover("r", list(table))

@@ -49,7 +49,7 @@ def test_sandwiches_and_the_found_slopes(outcome):
     assert abs(float(slopes["r = 1, lower"][0]) - 0.5) < 0.1
     assert float(slopes["r = 2, random lower"][0]) < 1.0  # random instances stay below r/2
     assert slopes["r = 2, law exponent r/2"] == 1
-    assert "fitted on x = 257, 1025" in slopes["r = 2, lower"][1]
+    assert "fitted on 1 + S = 257, 1025" in slopes["r = 2, lower"][1]
 
 
 def test_the_rank_one_bound_is_independent_of_large_biases(outcome):
@@ -61,10 +61,11 @@ def test_the_rank_one_bound_is_independent_of_large_biases(outcome):
 
 
 def test_a_slope_on_too_few_points_is_not_fitted():
-    slope, why = _laws.fitted_slope([17, 65], [5, 11])
-    assert slope is None and "1 point(s)" in why
-    slope, why = _laws.fitted_slope([65, 257, 1025], [11, 23, 45])
+    slope, why = _laws.fitted_slope([17, 65], [5, 11], 64, "1 + S")
+    assert slope is None and "1 point(s)" in why and "1 + S >= 64" in why
+    slope, why = _laws.fitted_slope([65, 257, 1025], [11, 23, 45], 64, "1 + S")
     assert slope is not None and abs(float(slope) - log(45 / 11) / log(1025 / 65)) < 0.05
+    assert why == "fitted on 1 + S = 65, 257, 1025"  # the variable named, never an anonymous x
 
 
 def test_a_lattice_lower_bound_one_too_high_is_rejected(outcome):
