@@ -107,7 +107,17 @@ def test_a_two_point_series_has_markers_and_greek_names_are_letters():
     (line,) = axes.lines
     assert line.get_marker() not in ("None", None, "")  # two points are two points, not a line from nowhere
     assert "ε" in axes.get_title() and "β" in axes.get_title() and "eps" not in axes.get_title()
-    assert axes.get_ylabel() == "rank_ε"
+    assert axes.get_ylabel() == "$\\mathrm{rank}_{ε}$"  # the subscript drawn lowered (mathtext), not "rank_ε"
+    legend = [t.get_text() for t in axes.get_legend().get_texts()]
+    assert all("_" not in t.replace("_{", "") for t in legend + [axes.get_title()]), legend
+
+
+def test_figure_text_draws_short_subscripts_and_leaves_keys_alone():
+    from theorems.report.plots import subscripts
+
+    assert subscripts("r_τ at τ = 1") == "$r_{τ}$ at τ = 1"
+    assert subscripts("certified rank_ε: lower") == "certified $\\mathrm{rank}_{ε}$: lower"
+    assert subscripts("worst_error_by_length") == "worst_error_by_length" and subscripts("a $5") == "a 5"
 
 
 def test_an_interval_plot_draws_one_interval_per_category():

@@ -139,3 +139,10 @@ def test_named_functions_stand_apart_and_tex_dashes_are_en_dashes():
     assert f"<mi>ln</mi>{thin}<mn>4</mn>" in tex.words("beta = ln 4")
     assert "query–key" in tex.words("the visible query--key interaction") and "--" not in tex.plain("head--temperature")
     assert "<code>" not in tex.words("x") and "--param" in tex.words("use --param m=4")  # an option keeps its dashes
+
+
+def test_a_primed_variable_is_mathematics():
+    """K1's obligation "over {0,1}^m' for every m' <= 400" lost its exponent (the primed m was taken for a word)."""
+    out = tex.words("every sequence over {0,1}^m' for every m' <= 400")
+    assert "m'" not in _outside_math(out) and "<msup><mo>}</mo><mrow></mrow></msup>" not in out
+    assert len(_math(out)) == 2 and "<mo>′</mo></mrow></math>" not in out  # the prime inside the exponent

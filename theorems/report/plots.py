@@ -25,6 +25,20 @@ RC = {
 }
 
 
+_SUBSCRIPT = re.compile(r"(?<![\w$\\])([A-Za-zα-ωΑ-Ω]{1,4})_([A-Za-z0-9α-ωΑ-Ω]{1,3})(?![\w])")
+
+
+def subscripts(text: str) -> str:
+    """A figure's text with each short subscripted name (``r_τ``, ``rank_ε``, ``σ_i``) in matplotlib's mathtext,
+    so the subscript is drawn lowered; a longer name with underscores (a fact's key) is left as it is."""
+    def one(m) -> str:
+        base, sub = m.group(1), m.group(2)
+        base = base if len(base) == 1 else "\\mathrm{" + base + "}"
+        return f"${base}_{{{sub}}}$"
+
+    return _SUBSCRIPT.sub(one, str(text).replace("$", ""))
+
+
 def draw(plot: Plot) -> bytes:
     """The figure as SVG bytes (remembered within a process: the same plot data gives the same bytes)."""
     try:
@@ -69,7 +83,10 @@ def figure_of(plot: Plot):
     from matplotlib.figure import Figure
     from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
-    from theorems.report.tex import plain
+    from theorems.report.tex import plain as words
+
+    def plain(text) -> str:  # the report's words, and a subscript drawn as one (r_τ, rank_ε), never an underscore
+        return subscripts(words(text))
 
     tokens = categories(plot)
     data = [series for series in plot.series if reference(series) is None and not is_guide(series)]

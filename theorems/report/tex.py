@@ -307,6 +307,7 @@ def ascii_tex(text: str) -> str:
     text = _NULL_BOUND.sub(r"[\1, infty)", text)  # m [4, null]: an interval without an upper end
     text = re.sub(r"(?<![A-Za-z])l([12])(?![A-Za-z0-9])", r"ell_\1", text)  # the l1 norm
     text = text.replace("**", "^")  # rho**5, as sympy's str() writes a power
+    text = re.sub(r"\^([A-Za-z])'", r"^{\1'}", text)  # {0,1}^m': the prime belongs to the exponent
     text = re.sub(r"\^-(\w+)", r"^{-\1}", text)  # 2^-10: the minus belongs to the exponent
     text = re.sub(r"(?<![\w^_])(\d+|[A-Za-z]) x (?=(?:\d+|[A-Za-z])(?![\w(^_]))", r"\1 \\times ", text)  # n x n
     # a tilde glued after a name or a bracket marks it rounded (Q~, (Q/sqrt d)~): an accent, not "~" the relation
@@ -470,7 +471,7 @@ def _kind(match, nxt: str) -> str:
         return "math"
     if script and is_code(token):
         return "text"  # a parameter's name (m_max) is code, set as it is
-    if len(base) == 1:
+    if len(base.rstrip("'")) == 1:  # m, and m' (a primed variable: "every m' <= 400")
         return "lone" if token in _LONE else "math"
     if re.fullmatch(r"l[12]|L[12]", base):  # the l1 norm
         return "math"
