@@ -1,7 +1,7 @@
 """attnproof's exact LP pipeline side by side with a peer exact solver (the Parma Polyhedra Library).
 
     .venv/bin/pip install 'attnproof[peer]'      # passagemath-ppl: PPL's exact MIP_Problem
-    nice -n 10 .venv/bin/python bench/peer_lp.py [--timeout SECONDS] [--quick] [--reduced-only]
+    nice -n 10 .venv/bin/python bench/peer_lp.py [--cpu-limit SECONDS] [--quick] [--reduced-only]
 
 The problems (all homogeneous and strict, ``a_i . x > 0`` with ``psi >= 0``):
 
@@ -14,16 +14,24 @@ The problems (all homogeneous and strict, ``a_i . x > 0`` with ``psi >= 0``):
 attnproof: HiGHS in floats, then an exact point or an exact Motzkin certificate
 (``solvers.lp.decide``; ``solvers.cutting`` for row generation).  PPL: exact rational
 simplex (``MIP_Problem.is_satisfiable``) on ``a_i . x >= 1`` (the strict homogeneous rows
-scaled, an equivalent system), in a child process with a time limit.  Both answers are
-printed (they must agree: feasible / infeasible), with both times and their ratio.
+scaled, an equivalent system).  **Both sides run in a forked child under the same CPU
+limit** (``RLIMIT_CPU``; a wall-clock guard of 10x the limit + 60 s only catches a child
+that sleeps or starves on a crowded machine: shown as "wall guard"), and both are timed by the child's own CPU (``os.wait4``'s rusage: user +
+system, every thread of it), so the load of a shared machine hardly enters.  Both
+answers are printed (they must agree: feasible / infeasible), with both CPU times and
+their ratio, or, when one side hit the limit, a bound on it: "> r" when PPL ran out
+(PPL is slower by more than r), "< r" when attnproof did.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing as mp
 import os
+import pickle
+import resource
+import select
+import signal
 import sys
 import time
 
@@ -33,11 +41,56 @@ from solvers import lp  # noqa: E402
 from theorems.kernel_rank import _linearised as lin  # noqa: E402
 
 
-def ppl_decide(system: lp.LinearSystem, queue) -> None:
-    """PPL on the system, strict homogeneous rows as ``>= 1`` and weak ones as ``>= 0``: (answer, build s, solve s)."""
+def in_child(work, cpu_limit: float):
+    """``work()`` in a forked child under ``cpu_limit`` CPU seconds: ``(status, value, cpu)``.
+
+    ``status`` is "done" (``value`` is what work returned), "limit" (the CPU limit ended
+    it), "guard" (the wall-clock guard did) or "failed" (``value`` names the error);
+    ``cpu`` is the child's user + system time from ``os.wait4`` — for "limit" and "guard"
+    a lower bound on what the work needs."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no return from here
+        os.close(read)
+        try:
+            seconds = max(1, math.ceil(cpu_limit))
+            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+            data = pickle.dumps(("done", work()))
+        except BaseException as err:  # noqa: BLE001 - reported to the parent, which prints it
+            data = pickle.dumps(("failed", f"{type(err).__name__}: {err}"))
+        with os.fdopen(write, "wb") as out:
+            out.write(data)
+        os._exit(0)
+    os.close(write)
+    chunks, deadline, guarded = [], time.monotonic() + 10 * cpu_limit + 60, False
+    while True:
+        ready, _, _ = select.select([read], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            guarded = True
+            break
+        chunk = os.read(read, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read)
+    _, status, usage = os.wait4(pid, 0)
+    cpu = usage.ru_utime + usage.ru_stime
+    if guarded:
+        return "guard", None, cpu
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return "limit", None, cpu
+    if not chunks:
+        return "failed", f"the child ended with status {status} and no answer", cpu
+    outcome, value = pickle.loads(b"".join(chunks))
+    return outcome, value, cpu
+
+
+def ppl_decide(system: lp.LinearSystem):
+    """PPL on the system, strict homogeneous rows as ``>= 1`` and weak ones as ``>= 0``: (answer, build CPU s)."""
     import ppl
 
-    start = time.perf_counter()
+    start = time.process_time()
     xs = [ppl.Variable(j) for j in range(system.nvars)]
     cs = ppl.Constraint_System()
     for row in system.rows:
@@ -47,47 +100,62 @@ def ppl_decide(system: lp.LinearSystem, queue) -> None:
         for j, c in row.coefs.items():
             expr += int(c * scale) * xs[j]
         cs.insert(expr >= (1 if row.sense == ">" else 0))
-    built = time.perf_counter()
+    built = time.process_time() - start
     answer = ppl.MIP_Problem(system.nvars, cs, ppl.Linear_Expression(0)).is_satisfiable()
-    queue.put(("feasible" if answer else "infeasible", built - start, time.perf_counter() - built))
-
-
-def run_ppl(system: lp.LinearSystem, timeout: float):
-    queue = mp.get_context("fork").Queue()
-    child = mp.get_context("fork").Process(target=ppl_decide, args=(system, queue))
-    start = time.perf_counter()
-    child.start()
-    child.join(timeout)
-    if child.is_alive():
-        child.kill()
-        child.join()
-        return "timeout", None, time.perf_counter() - start
-    return queue.get() if not queue.empty() else ("failed", None, None)
+    return "feasible" if answer else "infeasible", built
 
 
 def answer(decision) -> str:
     return {lp.Feasible: "feasible", lp.Infeasible: "infeasible"}.get(type(decision), "unknown")
 
 
-def line(name, rows, cols, ours, ours_s, peer, peer_build, peer_s):
-    ratio = f"{peer_s / ours_s:.1f}" if peer_s is not None and peer != "timeout" else f"> {peer_s / ours_s:.0f}"
-    agree = "yes" if ours == peer else ("-" if peer in ("timeout", "failed") else "NO")
+STOPPED = ("limit", "guard")  # the side did not finish: its CPU so far is a lower bound on its need
+
+
+def ratio(ours: str, ours_cpu: float, peer: str, peer_cpu: float) -> str:
+    """PPL's CPU over attnproof's; a bound when one side was stopped (its CPU is then a lower bound)."""
+    if ours in STOPPED or peer in STOPPED:
+        if (ours in STOPPED and peer in STOPPED) or "failed" in (ours, peer):
+            return "-"
+        return f"> {peer_cpu / max(ours_cpu, 1e-3):.3g}" if peer in STOPPED else f"< {peer_cpu / ours_cpu:.3g}"
+    if "failed" in (ours, peer):
+        return "-"
+    return f"{peer_cpu / max(ours_cpu, 1e-3):.3g}"
+
+
+def line(name, rows, cols, ours, ours_cpu, peer, peer_build, peer_cpu):
+    agree = "yes" if ours == peer else ("-" if {ours, peer} & {"limit", "guard", "failed"} else "NO")
     build = f"{peer_build:.2f}" if peer_build is not None else "-"
-    print(f"| {name} | {rows:,} | {cols:,} | {ours} | {ours_s:.2f} | {peer} | {build} | "
-          f"{peer_s:.2f}{'+' if peer == 'timeout' else ''} | {ratio} | {agree} |", flush=True)
+    shown = {"limit": "CPU limit", "guard": "wall guard"}
+    print(f"| {name} | {rows:,} | {cols:,} | {shown.get(ours, ours)} | {ours_cpu:.2f}{'+' if ours in STOPPED else ''} | "
+          f"{shown.get(peer, peer)} | {build} | {peer_cpu:.2f}{'+' if peer in STOPPED else ''} | "
+          f"{ratio(ours, ours_cpu, peer, peer_cpu)} | {agree} |", flush=True)
+
+
+def run_ppl(system: lp.LinearSystem, limit: float):
+    status, value, cpu = in_child(lambda: ppl_decide(system), limit)
+    if status != "done":
+        if status == "failed":
+            print(f"PPL failed: {value}", file=sys.stderr)
+        return status, None, cpu
+    return value[0], value[1], cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--timeout", type=float, default=120.0, help="PPL's limit per problem (seconds)")
+    parser.add_argument("--cpu-limit", type=float, default=120.0, help="CPU seconds per problem, for each side")
     parser.add_argument("--quick", action="store_true", help="only the small problems")
     parser.add_argument("--reduced-only", action="store_true", help="only the reduced LP by row generation")
     args = parser.parse_args()
+    if not args.cpu_limit > 0:
+        sys.exit("bench/peer_lp.py: --cpu-limit must be positive")
     try:
         import ppl  # noqa: F401
     except ImportError:
         sys.exit("bench/peer_lp.py needs PPL: .venv/bin/pip install 'attnproof[peer]' (passagemath-ppl)")
-    print("| problem | rows | columns | attnproof | attnproof s | PPL | PPL build s | PPL solve s | ratio PPL / attnproof | agree |")
+    lin.decide_reduced(2, 3)  # imports and first calls before the fork: neither side pays them
+    print(f"CPU seconds of each side's child (rusage), limit {args.cpu_limit:g} s each; load {os.getloadavg()[0]:.1f}")
+    print("| problem | rows | columns | attnproof | attnproof CPU s | PPL | PPL build CPU s | PPL CPU s | ratio PPL / attnproof | agree |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     whole = [("K3 full LP, m = 4", lambda: lin.rank_one(4, 3)), ("K3 full LP, m = 5", lambda: lin.rank_one(5, 3)),
              ("reduced n = 3, m = 8 (whole)", lambda: lin.reduced_rank_one(8, 3)),
@@ -98,25 +166,28 @@ def main() -> None:
         whole = []
     for name, build in whole:
         problem = build()
-        start = time.perf_counter()
-        decision = problem.decide()
-        ours_s = time.perf_counter() - start
-        peer, peer_build, peer_s = run_ppl(problem.system, args.timeout)
-        line(name, len(problem.system.rows), problem.system.nvars, answer(decision), ours_s, peer, peer_build, peer_s)
+        ours, value, ours_cpu = in_child(lambda: answer(problem.decide()), args.cpu_limit)
+        ours = value if ours == "done" else ours
+        peer, peer_build, peer_cpu = run_ppl(problem.system, args.cpu_limit)
+        line(name, len(problem.system.rows), problem.system.nvars, ours, ours_cpu, peer, peer_build, peer_cpu)
     for m in (8, 16) if args.quick else (8, 16, 32):
         for n, positions in ((3, False), (3, True), (4, False), (4, True)):
-            start = time.perf_counter()
-            found = lin.decide_reduced(m, n, positions)
-            ours_s = time.perf_counter() - start
+            status, value, ours_cpu = in_child(
+                lambda: (lambda f: (answer(f.decision), f.every, f.rows))(lin.decide_reduced(m, n, positions)),
+                args.cpu_limit)
+            tag = f"reduced n = {n}{' positions' if positions else ''}, m = {m}"
+            if status != "done":  # no rows to hand PPL: the search did not finish
+                print(f"| {tag} | - | - | {({'limit': 'CPU limit', 'guard': 'wall guard'}).get(status, 'failed')} | {ours_cpu:.2f}+ | "
+                      "not run | - | - | - | - |", flush=True)
+                continue
+            ours, every, total = value
             # PPL on every row the search generated (and psi > 0), the system attnproof settled
             types = lin.ReducedTypes(m, n, positions)
-            rows = [coefs for _, coefs, _ in types.implicit().fixed] + [types.row(k) for k in found.every]
             used = lp.LinearSystem(types.nvars)
-            for coefs in rows:
+            for coefs in [coefs for _, coefs, _ in types.implicit().fixed] + [types.row(k) for k in every]:
                 used.add(coefs, ">", 0)
-            peer, peer_build, peer_s = run_ppl(used, args.timeout)
-            tag = f"reduced n = {n}{' positions' if positions else ''}, m = {m} (generated rows of {found.rows:,})"
-            line(tag, len(used.rows), used.nvars, answer(found.decision), ours_s, peer, peer_build, peer_s)
+            peer, peer_build, peer_cpu = run_ppl(used, args.cpu_limit)
+            line(f"{tag} (generated rows of {total:,})", len(used.rows), used.nvars, ours, ours_cpu, peer, peer_build, peer_cpu)
 
 
 if __name__ == "__main__":
