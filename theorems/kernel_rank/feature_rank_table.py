@@ -14,7 +14,7 @@ lower bounds
       the checker's ``rank-two-betweenness``); so ``r*(5) = 3``.
 upper bounds
     * ``r*(m) <= 1`` for m <= 3: the rank-one witness of K3;
-    * searched rank-r heads (rank 2 at m = 4, 3 at m = 5, 4 at m = 6: :data:`SEARCHED`): a
+    * searched rank-r heads (rank 2 at m = 4, 3 at m = 5, 4 at m = 6, 5 at m = 7: :data:`SEARCHED`): a
       float search — gradient descent on ``(log Phi, log Psi, U)`` against the largest error
       (:mod:`solvers.factor_search`), and at m <= 5 the alternating LPs (for fixed Psi one LP
       per query row in ``(phi(q), P[q, .])``; for fixed Phi one LP in ``(Psi, P)``) — then
@@ -28,7 +28,7 @@ upper bounds
     * softmax: ``kappa = 4^{-<q,x>}``, ``U = <q,x>`` solves length 3 with error <= 1/3 for
       every m (a score-statistic certificate); its feature rank is ``2^m``.
 
-So ``r*(6) in [3, 4]``.  A lower bound >= 4 at some m would be new (the betweenness argument
+So ``r*(6) in [3, 4]`` and (``m_max = 7``) ``r*(7) in [3, 5]``.  A lower bound >= 4 at some m would be new (the betweenness argument
 is special to rank two); the table says so rather than guess.
 """
 
@@ -289,7 +289,7 @@ def SOFTMAX(m: int) -> dict:
 
 # The searched heads the table states, m -> feature rank: each is stored in feature_rank_witnesses.json as
 # "m{m}_r{r}" (exact Phi, Psi, U) and re-checked exactly at every run (or searched afresh with search=1).
-SEARCHED = {4: 2, 5: 3, 6: 4}
+SEARCHED = {4: 2, 5: 3, 6: 4, 7: 5}
 
 
 def claimed_bounds(point: dict) -> dict:
@@ -297,8 +297,8 @@ def claimed_bounds(point: dict) -> dict:
 
     Lower: 1 (kappa(q,q) > 0), 2 for m = 4 (rank one fails), 3 for m >= 5 (rank two
     fails).  Upper: 1 for m <= 3; the stored (or searched) heads of :data:`SEARCHED`
-    (rank 2 at m = 4, 3 at m = 5, 4 at m = 6); the degree-2 complement family
-    (rank ``1 + m + C(m, 2)``) for 7 <= m <= m_degree2; else softmax (feature rank ``2^m``).
+    (rank 2 at m = 4, 3 at m = 5, 4 at m = 6, 5 at m = 7); the degree-2 complement family
+    (rank ``1 + m + C(m, 2)``) for m = 8 <= m_degree2; else softmax (feature rank ``2^m``).
     """
     def upper(m):
         if m <= 3:
@@ -381,7 +381,7 @@ class FeatureRankTable(Claim):
         base = 0.1 + 0.2 * (m >= 4) + 0.6 * (m >= 5) + 0.25 * (m >= 6)
         base += sum({7: 0.45, 8: 3.1}.get(k, 0.0) for k in range(7, m + 1))
         base += sum({6: 0.1, 7: 1.6, 8: 2.0}.get(k, 0.0) for k in range(6, d2 + 1))
-        base += 3.0 * (m >= 6)  # the stored rank-4 head at m = 6: every one of 133,120 sequences, exactly
+        base += 1.0 * (m >= 6) + 4.0 * (m >= 7)  # the stored heads at m = 6, 7: every sequence, exactly
         # search=1: the descent, 4 seeds at m = 4..6 (about 95 s of CPU per seed at m = 6), LPs at m <= 5
         return base + point["search"] * (2.0 + 120.0 * (m >= 5) + 400.0 * (m >= 6))
 

@@ -52,10 +52,11 @@ def test_the_default_table_covers_the_family_failure_and_softmax():
     assert bounds[6] == (3, 4)  # the stored rank-4 head (was 22, the degree-2 family)
     needed = claim.obligations(claim.point())
     assert any(o.judgment["judgment"] == "kernel-row-infeasible" for o in needed.verify)
-    # m = 7: the degree-2 family (rank 29) where it is tried, else softmax's 2^7
-    assert frt.claimed_bounds(claim.point({"m_max": 7, "m_degree2": 7}))[7] == (3, 29)
-    point = claim.point({"m_max": 7, "m_degree2": 6})
-    assert frt.claimed_bounds(point)[7] == (3, 128)
+    # m = 7: the stored searched head; m = 8: the degree-2 family (rank 37) where it is tried, else softmax's 2^8
+    assert frt.claimed_bounds(claim.point({"m_max": 7}))[7] == (3, frt.SEARCHED[7])
+    assert frt.claimed_bounds(claim.point({"m_max": 8, "m_degree2": 8}))[8] == (3, 37)
+    point = claim.point({"m_max": 8, "m_degree2": 7})
+    assert frt.claimed_bounds(point)[8] == (3, 256)
     assert any(o.judgment["judgment"] == "solves" and o.judgment["model"] == "score-statistic"
                for o in claim.obligations(point).verify)
 
@@ -235,3 +236,17 @@ def test_family_features_agree_with_the_checker():
     assert frt.family_features(3, 1)[0b101] == [1, 0, 1, 0]
     with pytest.raises(CertificateError, match="unknown family"):
         check("kernel-row-infeasible", {"family": "complement-9", "length": 3, "cases": [{}]})
+
+
+def test_the_stored_m7_head_is_accepted_with_its_rank():
+    """r*(7) <= SEARCHED[7] (was 29, the degree-2 family): the stored head, re-checked by the checker on every
+    sequence of length 3 over {0,1}^7 (the table's cell at --param m_max=7)."""
+    r = frt.SEARCHED[7]
+    head = frt.load_witnesses()[f"m7_r{r}"]
+    data = {"m": 7, "lengths": [3], "phi": head["phi"], "psi": head["psi"], "readout": head["readout"],
+            "target": "min-ip", "tolerance": Fraction(1, 2), "symmetry": "none"}
+    judgment = check("exhaustive", data).judgment
+    claim = frt.FeatureRankTable()
+    cell = next(o for o in claim.obligations(claim.point({"m_max": 7})).verify
+                if o.judgment["judgment"] == "solves" and o.judgment["m"] == [7, 7])
+    assert cell.judgment["rank"] == r < 29 and discharges(judgment, cell.judgment)
