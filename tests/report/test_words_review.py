@@ -52,10 +52,10 @@ def test_table_keys_and_values_have_no_raw_tex_or_spelled_out_greek():
     out = values.to_html(facts)
     assert not _RAW.search(_outside_math(out)), _outside_math(out)
     assert "<code>symbolic_lambda</code>" in values.to_html({"symbolic_lambda": 1})
-    assert "<code>certified_bounds</code>" in out and "<th>sandwiches (per" in out
+    assert "<code>certified_bounds</code>" in out and "<div class=\"key\">sandwiches (per" in out
     assert "⌈" in out and "⌉" in out and "β" in out and "τ" in out and "ρ" in out
     assert "<mo>osc</mo>" in out or "<mi>osc</mi>" in out
-    assert "<mo>∂</mo>" not in out and "<th><code>rho</code>" not in out
+    assert "<mo>∂</mo>" not in out and "key\"><code>rho</code>" not in out
 
 
 def test_a_subscript_given_its_value_reads_at_not_as_a_call():
@@ -146,3 +146,19 @@ def test_a_primed_variable_is_mathematics():
     out = tex.words("every sequence over {0,1}^m' for every m' <= 400")
     assert "m'" not in _outside_math(out) and "<msup><mo>}</mo><mrow></mrow></msup>" not in out
     assert len(_math(out)) == 2 and "<mo>′</mo></mrow></math>" not in out  # the prime inside the exponent
+
+
+def test_a_fraction_after_an_underscore_is_the_whole_subscript():
+    """rank_1/10(A) read as rank₁ over 10; the subscript is 1/10."""
+    out = tex.words("head 1: rank_1/10(A) >= 2 > rank(L P) = 1")
+    assert '<msub><mo>rank</mo><mrow><mn>1</mn><mo lspace="0" rspace="0">/</mo><mn>10</mn></mrow></msub>' in out
+
+
+def test_ranges_and_letter_minus_number_read_right_and_long_keys_keep_to_their_column():
+    """spherical_law: local slopes over β 16-64 read "16 − 64" (a subtraction) and "law exponent (d-1)/2" left
+    "d-1" as a word; a long key took two thirds of its table's width from the values."""
+    assert values.key_html("16-64") == "16–64"
+    out = tex.words("law exponent (d-1)/2")
+    assert "d-1" not in _outside_math(out) and "<mi>d</mi><mo>−</mo><mn>1</mn>" in out
+    assert "rank-one" in _outside_math(tex.words("a rank-one head"))
+    assert '<th><div class="key">' in values.to_html({"fitted_slopes_unchecked (display only: least squares)": 1})

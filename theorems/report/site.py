@@ -84,6 +84,7 @@ h2.counts-title { margin-top: 0.2rem; border: 0; font-size: 1.15rem; }
 .badge.quiet { background: #fff; color: #424a53; border: 1px solid #8c959f; }
 p.not-checked { border-left: 4px solid #8c959f; padding: 0.2rem 0.8rem; background: #f6f8fa; }
 span.num { white-space: nowrap; }
+div.key { max-width: 16rem; }
 div.table-scroll { overflow-x: auto; width: 0; min-width: 100%; }  /* min-content 0: a cell never grows for it */
 table.facts.list th, table.facts.list td { overflow-wrap: normal; }
 span.quiet-chip { border: 1px solid #8c959f; border-radius: 1rem; padding: 0 0.4rem; font-size: 0.85em; color: #424a53; }

@@ -308,6 +308,7 @@ def ascii_tex(text: str) -> str:
     text = re.sub(r"(?<![A-Za-z])l([12])(?![A-Za-z0-9])", r"ell_\1", text)  # the l1 norm
     text = text.replace("**", "^")  # rho**5, as sympy's str() writes a power
     text = re.sub(r"\^([A-Za-z])'", r"^{\1'}", text)  # {0,1}^m': the prime belongs to the exponent
+    text = re.sub(r"_(\d+/\d+)", r"_{\1}", text)  # rank_1/10: the fraction is the subscript, not rank_1 over 10
     text = re.sub(r"\^-(\w+)", r"^{-\1}", text)  # 2^-10: the minus belongs to the exponent
     text = re.sub(r"(?<![\w^_])(\d+|[A-Za-z]) x (?=(?:\d+|[A-Za-z])(?![\w(^_]))", r"\1 \\times ", text)  # n x n
     # a tilde glued after a name or a bracket marks it rounded (Q~, (Q/sqrt d)~): an accent, not "~" the relation
@@ -464,6 +465,8 @@ def _kind(match, nxt: str) -> str:
         return "text"
     base, _, script = token.partition("_")
     if "-" in token:
+        if re.fullmatch(r"[A-Za-z](?:-\d+)+", token):
+            return "math"  # d-1, n-1: a letter minus a number
         return "text"  # rank-one, all-MiniLM-L6-v2: words
     if base in _PROSE_WORDS and not script and nxt not in ("(", "/", "^"):
         return "text"  # "partial: 4 of 4", "open (partial)": the English word, not the derivative sign

@@ -34,7 +34,8 @@ def to_html(value) -> str:
     if isinstance(value, dict):
         if not value:
             return "<em>(empty)</em>"
-        rows = "".join(f"<tr><th>{key_html(k)}</th><td>{to_html(v)}</td></tr>"
+        # a key's text is held to a column's width (div.key), so a long key never takes the table from its values
+        rows = "".join(f'<tr><th><div class="key">{key_html(k)}</div></th><td>{to_html(v)}</td></tr>'
                        for k, v in _items(value))
         return f'<table class="facts">{rows}</table>'
     if isinstance(value, list):
@@ -46,6 +47,8 @@ def key_html(key) -> str:
     """A table key: a field's name (``certified_bounds``) as code, what follows it (``(per beta: ...)``,
     ``r_tau=1 vs lower``, ``cap ceil(64 e^{beta/8})``) through the one renderer of prose with mathematics."""
     key = str(key)
+    if re.fullmatch(r"\d+-\d+", key):  # a range of sizes (local slopes over beta 16-64): 16–64, not 16 minus 64
+        return key.replace("-", "–")
     name = re.match(r"[A-Za-z_]\w*", key)
     if name and "_" in name.group() and (is_code(name.group()) or "<math" not in mathml.prose(name.group())):
         # a field's name (certified_bounds, symbolic_lambda): code; r_tau, m_j are mathematics
