@@ -132,10 +132,11 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
         active.extend(fresh + back)
         return len(fresh) + len(back)
 
-    def set_aside(rows, x) -> None:
+    def set_aside(rows, x, values=None) -> None:
         """Rows with ``a_r · x >= SLACK`` at SLACK_ROUNDS points in a row leave the search LP
         (why: :data:`SLACK`); a row that comes back stays."""
-        values = _matrix(rows, system.nvars) @ x  # the rows of the round, before `add` appended any
+        if values is None:  # the rows of the round, before `add` appended any
+            values = _matrix(rows, system.nvars) @ x
         keep = []
         for k, v in zip(active, values):
             idle[k] = idle.get(k, 0) + 1 if v >= SLACK and k not in returned else 0
@@ -154,7 +155,7 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
         rows = [coefs(k) for k in active]
         found = _search(system, rows, remaining())
         if found.x is not None and add(system.violated(found.x, 1 - tolerance)):
-            set_aside(rows, found.x)
+            set_aside(rows, found.x, found.values)
             continue
         if found.bounded and add(k for column, upper in found.bounded for k in system.bounding(column, upper)):
             continue  # the box held the search back: the rows that imply it join, and the search repeats
@@ -237,6 +238,7 @@ class _Found:
     x: np.ndarray | None = None  # a point with a_r · x >= 1 on the generated rows (floats)
     support: list | None = None  # else: the generated rows the float dual weighs (None: all)
     bounded: list = field(default_factory=list)  # else: (column, at its upper bound) the dual leans on
+    values: np.ndarray | None = None  # with x, when at hand: a_r · x for the generated rows, in order
 
 
 def _search(system: Implicit, rows: list, time_limit) -> _Found:
@@ -253,12 +255,15 @@ def _search(system: Implicit, rows: list, time_limit) -> _Found:
 
 
 def _matrix(rows: list, n: int):
-    ri, ci, vals = [], [], []
-    for i, r in enumerate(rows):
-        ri.extend([i] * len(r))
-        ci.extend(r.keys())
-        vals.extend(float(v) for v in r.values())
-    return sps.csr_matrix((vals, (ri, ci)), shape=(len(rows), n))
+    """The rows ``{column: c}`` as a CSR matrix, built from its arrays (not through COO: scipy's
+    checks of a COO build were a tenth of the default check's row generation)."""
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    indptr[1:] = np.cumsum([len(r) for r in rows])
+    indices = np.fromiter((c for r in rows for c in r), dtype=np.int64, count=int(indptr[-1]))
+    data = np.fromiter((float(v) for r in rows for v in r.values()), dtype=float, count=int(indptr[-1]))
+    out = sps.csr_matrix((data, indices, indptr), shape=(len(rows), n))
+    out.sort_indices()  # the canonical form a COO build gives: HiGHS's pivots (and the search's path) follow it
+    return out
 
 
 def _options(time_limit) -> dict:
@@ -286,7 +291,8 @@ def _phase_one(system: Implicit, rows: list, time_limit, scale_fixed: bool = Fal
     441) on which every float certificate of the exact step was spurious (docs/performance.md)."""
     strict = [c for _, c, sense in system.fixed if sense == ">"] if scale_fixed else []
     n, k = system.nvars, len(strict) + len(rows)
-    A_ub = -sps.hstack([_matrix(strict + rows, n), sps.identity(k, format="csr")]).tocsr()
+    M = _matrix(strict + rows, n)
+    A_ub = -sps.hstack([M, sps.identity(k, format="csr")]).tocsr()
     c = np.concatenate([np.zeros(n), np.ones(k)])
     pinned = system.lower == system.upper
     lower = np.where(pinned, system.lower, -np.inf)
@@ -297,7 +303,7 @@ def _phase_one(system: Implicit, rows: list, time_limit, scale_fixed: bool = Fal
     if res.status != 0:
         return None
     if res.fun <= 1e-7:
-        return _Found(x=res.x[:n])
+        return _Found(x=res.x[:n], values=(M[len(strict):] if strict else M) @ res.x[:n])
     y = -np.asarray(res.ineqlin.marginals)
     weight = max(y.max(initial=0), 1e-300)
     return _Found(support=[int(i) - len(strict) for i in np.flatnonzero(y > 1e-9 * weight) if i >= len(strict)])
