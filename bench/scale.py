@@ -128,7 +128,12 @@ def main() -> None:
         except (OSError, ValueError) as err:
             sys.exit(f"scale.py: cannot read the recorded figures {args.check}: {err}")
     figures = {}
-    sizes = [int(v) for v in args.m.split(",")]
+    try:
+        sizes = [int(v) for v in args.m.split(",")]
+    except ValueError:
+        sys.exit(f"scale.py: --m takes sizes separated by commas, not {args.m[:40]!r}")
+    if any(not (2 <= m <= 256) for m in sizes) or any(t not in ("3", "3p", "4", "4p") for t in args.problems.split(",")):
+        sys.exit("scale.py: sizes 2..256 and problems among 3, 3p, 4, 4p")
     lin.decide_reduced(2, 3)  # imports and first calls, outside the timings
     print("| n | positions | m | rows (whole LP) | rows generated | columns | answer | certificate rows | build s | solve s | check s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
