@@ -162,3 +162,12 @@ def test_ranges_and_letter_minus_number_read_right_and_long_keys_keep_to_their_c
     assert "d-1" not in _outside_math(out) and "<mi>d</mi><mo>−</mo><mn>1</mn>" in out
     assert "rank-one" in _outside_math(tex.words("a rank-one head"))
     assert '<th><div class="key">' in values.to_html({"fitted_slopes_unchecked (display only: least squares)": 1})
+
+
+def test_the_markdown_copy_reads_greek_letters_in_its_prose_and_keeps_its_markup():
+    from theorems.report import markdown
+
+    out = markdown._docstring("* the **visible dimension** at eps = 1/10, ``beta = ln 4`` kept as code;\n"
+                              "* $\\Theta(m)$ as TeX, 3*(rho**5) a power")
+    assert "* the **visible dimension** at ε = 1/10, `beta = ln 4` kept as code;" in out
+    assert "$\\Theta(m)$" in out and "ρ⁵" in out and "**" in out

@@ -45,7 +45,7 @@ def dashboard(report) -> str:
             paper = sentence.paper
             lines += [f"### arXiv:{paper} — *{model.paper_title(paper)}*" if paper
                       else "### Sentences of no paper (conjectures of their own)", ""]
-        lines += [f"> {sentence.text}", "", f"Stated by {sentence.source}.", "",
+        lines += [f"> {_plain_prose(sentence.text)}", "", f"Stated by {sentence.source}.", "",
                   "| claim, and how it serves the sentence | established here | what the trusted checker accepted | outcomes | rests on |",
                   "|---|---|---|---|---|"]
         for e in sentence.entries:
@@ -108,7 +108,7 @@ def claim_page(report, entry) -> str:
              f"**Established here: {tex.plain(entry.standing.label)}** — {tex.plain(entry.standing.detail)}{symbolic}", "",
              f"The rung is what the trusted checker accepted at the points below; the claim expects "
              f"`{claim.expected}` at the default point.", "",
-             f"## {heading}", "", f"> {claim.sentence}", "",
+             f"## {heading}", "", f"> {_plain_prose(claim.sentence)}", "",
              "## Our reading", "", _docstring(entry.reading) or "(no reading given)", "",
              "## The statement checked", ""]
     in_coq = _coq(claim, site._coq_run(report))
@@ -131,7 +131,7 @@ def claim_page(report, entry) -> str:
             pass
     for word, (expr, words) in rows:
         note = " (the sympy object evaluates to true: the words carry this hypothesis)" if expr is sympy.true else ""
-        lines.append(f"- **{word}** ${mathml.sympy_tex(expr)}$ — {words}{note}")
+        lines.append(f"- **{word}** ${mathml.sympy_tex(expr)}$ — {tex.plain(words)}{note}")
     lines += ["", "## Rests on", ""]
     lines += [f"- [`{u}`]({quote(u)}.md)" for u in claim.uses] or ["nothing: it stands on its own check."]
     lines += ["", "## Parameters", "", "| name | default | allowed | meaning |", "|---|---|---|---|"]
@@ -259,7 +259,15 @@ def _docstring(doc: str) -> str:
     """Docstring markup to Markdown: ``code`` becomes `code`, a reST role (:mod:`x`) becomes `x`;
     the rest is already Markdown-like."""
     text = re.sub(r":(?:mod|func|meth|class|attr|data|obj|exc|ref|py:\w+):`~?([^`]+)`", r"`\1`", doc.strip())
-    return re.sub(r"``(.+?)``", r"`\1`", text)
+    text = re.sub(r"``(.+?)``", r"`\1`", text, flags=re.S)
+    return _plain_prose(text)
+
+
+def _plain_prose(text: str) -> str:
+    """Prose with its ASCII mathematics in Unicode (beta reads β), code spans and ``$...$`` TeX left as written
+    (a Markdown renderer draws the TeX; code is code)."""
+    parts = re.split(r"(`[^`]*`|\$\$.+?\$\$|\$[^$\n]+\$)", text, flags=re.S)
+    return "".join(part if part.startswith(("`", "$")) else tex.plain(part) for part in parts)
 
 
 def render(report) -> dict[str, bytes]:

@@ -668,7 +668,7 @@ def plain(text: str) -> str:
     ``<title>``, a plot's label): Greek names become letters, ``<=`` becomes ≤, ``$...$`` loses its dollars."""
     text = _INLINE.sub(lambda m: m.group(1) or m.group(2), _EN_DASH.sub("–", decimal_beside(str(text))))
     text = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), OPERATORS.get(m.group(1), m.group(1))), text)
-    text = re.sub(r"(?<=[\d)])\*(?=[\w(])", "·", _times(_NULL_BOUND.sub(r"[\1, ∞)", text)).replace("**", "^"))
+    text = re.sub(r"(?<=[\d)])\*(?=[\w(])", "·", re.sub(r"(?<=[\w)])\*\*(?=[\w(])", "^", _times(_NULL_BOUND.sub(r"[\1, ∞)", text))))
     out = []
     for is_math, piece in _spans(text):
         if is_math:
