@@ -451,3 +451,12 @@ def test_verify_runs_the_checker_then_the_binding_then_looks_again_and_stops_a_p
     assert isinstance(verification.verify(["p"], max_work=7, jobs=2), Verification)
     assert order == [("start", 2), ("check", ["p"], 7, 2), ("bind", 2, True), "unchanged"]
     assert process.killed  # run_binding stood in for _ask, which stops it: verify does
+
+
+def test_run_checker_keeps_an_outcomes_parameters_and_a_done_line_without_foreign_code_is_none(monkeypatch):
+    out = "\n".join([json.dumps({"type": "outcome", "path": "p/outcome.json", "ok": True, "parameters": {"m": 3, "eps": "1/10"}}),
+                     json.dumps({"type": "done"})])
+    monkeypatch.setattr(verification.subprocess, "run", lambda command, **_: subprocess.CompletedProcess(command, 0, out, ""))
+    result = verification.run_checker(["p"])
+    assert result.outcomes[0].parameters == {"m": 3, "eps": "1/10"}
+    assert (result.foreign_modules, result.foreign_files, result.error) == ([], [], "")
