@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         # certified upper bound: r_tau with tau fixed in logit units of c L, and with tau scaled by c (which is
         # r_tau of the c = 1 logits, since sigma(c L P) = c sigma(L P))
         base = C.per_head(next(r for r in records if Fraction(r["parameters"]["multiplier"]) == 1)["facts"]["heads"])
-        tau = f"r_tau={C.PLOT_TAU}"
+        tau = C.r_tau_key(C.PLOT_TAU)
         fixed, scaled, upper = [], [], []
         for r in records:
             for key, row in C.per_head(r["facts"]["heads"]).items():
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\nfurthest from the law (upper bound's rank against r_tau's, tau = 1):\n")
     for r in records:
         for far in C.far_from_law(r["facts"]["heads"]):
-            print(f"- c = {r['parameters']['multiplier']}: {far['head']} (r_tau {far['r_tau (tau = 1)']}, upper {far['upper']}, "
+            print(f"- c = {r['parameters']['multiplier']}: {far['head']} (r_tau {far[C.r_tau_key(C.PLOT_TAU)]}, upper {far['upper']}, "
                   f"gap {far['rank gap']}): {far['why']}")
 
     if not args.no_verify:

@@ -309,18 +309,23 @@ def head_rows(results) -> list[dict]:
              SINK: f"{r.sink:.3f}"} for r in results]
 
 
+def r_tau_key(tau) -> str:
+    """The name of r_tau's column at one tau: "r_tau at tau = 1/4" (never "r_tau=1/4", which reads as r_tau equal to 1/4)."""
+    return f"r_tau at tau = {tau}"
+
+
 def per_head(rows: list[dict]) -> dict:
     """Per (layer, head), the mean over sentences of r, each r_tau, the certified bounds and the sink weight,
     from the rows of :func:`head_rows` (so a stored outcome's statistics can be recomputed from its facts)."""
     table: dict = {}
     for row in rows:
         entry = table.setdefault((int(row["layer"]), int(str(row["head"]).split("H")[1])),
-                                 {"r": [], "upper": [], "lower": [], "sink": [], "n": [], **{f"r_tau={tau}": [] for tau in TAUS}})
+                                 {"r": [], "upper": [], "lower": [], "sink": [], "n": [], **{r_tau_key(tau): [] for tau in TAUS}})
         for key in ("r", "upper", "lower", "n"):
             entry[key].append(float(row[key]))
         entry["sink"].append(float(row[SINK]))
         for tau in TAUS:
-            entry[f"r_tau={tau}"].append(float(row["r_tau"][str(tau)]))
+            entry[r_tau_key(tau)].append(float(row["r_tau"][str(tau)]))
     return {key: {k: float(np.mean(v)) for k, v in entry.items()} for key, entry in sorted(table.items())}
 
 
@@ -328,7 +333,7 @@ def association(rows: list[dict], resamples: int, seed: int) -> dict:
     """Spearman's rho across heads (means over sentences) of r and each r_tau against both bounds, with intervals."""
     heads = per_head(rows)
     out = {}
-    for x in ["r", *[f"r_tau={tau}" for tau in TAUS]]:
+    for x in ["r", *[r_tau_key(tau) for tau in TAUS]]:
         for y in ("upper", "lower"):
             xs = [row[x] for row in heads.values()]
             ys = [row[y] for row in heads.values()]
@@ -342,7 +347,7 @@ def association(rows: list[dict], resamples: int, seed: int) -> dict:
 
 
 def far_from_law(rows: list[dict], count: int = 3) -> list[dict]:
-    """The heads whose certified upper bound is ranked furthest from their r_tau (tau = 1), with a reason.
+    """The heads whose certified upper bound is ranked furthest from their r_tau at tau = 1, with a reason.
 
     Rank positions are fractions of the number of heads; the reason compares
     the head's mean largest attention weight with the median over heads:
@@ -356,7 +361,7 @@ def far_from_law(rows: list[dict], count: int = 3) -> list[dict]:
     keys = list(heads)
     if len(keys) < 3:
         return []
-    x = average_ranks([heads[k][f"r_tau={PLOT_TAU}"] for k in keys]) / len(keys)
+    x = average_ranks([heads[k][r_tau_key(PLOT_TAU)] for k in keys]) / len(keys)
     y = average_ranks([heads[k]["upper"] for k in keys]) / len(keys)
     median = float(np.median([heads[k]["sink"] for k in keys]))
     order = np.argsort(-np.abs(y - x), kind="stable")[:count]
@@ -370,7 +375,7 @@ def far_from_law(rows: list[dict], count: int = 3) -> list[dict]:
             why = f"higher rank_eps than its r_tau suggests; diffuse rows ({weights}): small logit directions still move l1 mass"
         else:
             why = f"{'lower' if y[i] < x[i] else 'higher'} rank_eps than its r_tau suggests; no one-number reason ({weights})"
-        out.append({"head": head_name(*k), "r_tau (tau = 1)": f"{row[f'r_tau={PLOT_TAU}']:.1f}", "upper": f"{row['upper']:.1f}",
+        out.append({"head": head_name(*k), r_tau_key(PLOT_TAU): f"{row[r_tau_key(PLOT_TAU)]:.1f}", "upper": f"{row['upper']:.1f}",
                     "rank gap": f"{y[i] - x[i]:+.2f}", "why": why})
     return out
 
