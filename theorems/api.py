@@ -134,8 +134,9 @@ def score_counterexample(ev: Evidence, head: ScoreHead, m: int, w: int, scores: 
 
 
 def check_score_head(ev: Evidence, head: ScoreHead, m: int, n: int, seed: int = 0, examples: int = 200,
-                     key: str = "", label: str = "") -> dict | None:
-    """Search a score-statistic head for a counterexample at length n, every m' <= m, and certify the answer.
+                     key: str = "", label: str = "", tolerance: Fraction = HALF) -> dict | None:
+    """Search a score-statistic head for an error >= ``tolerance`` (in (0, 1/2]) at length n, every m' <= m,
+    and certify the answer.
 
     1. :func:`random_search` (hypothesis, seeded, ``examples`` draws of ``(|q|, context scores)``,
        a failure shrunk to a smallest one; database per project, keyed by ``key``);
@@ -145,10 +146,13 @@ def check_score_head(ev: Evidence, head: ScoreHead, m: int, n: int, seed: int = 
 
     A counterexample is certified (``score-counterexample``, see :func:`score_counterexample`)
     and recorded with ``ev.fail``; returned as data.  Otherwise the head is certified on every
-    sequence (``score-statistic``: ``solves{model "score-statistic", m [1, m], lengths [n]}``)
+    sequence (``score-statistic``: ``solves{model "score-statistic", m [1, m], lengths [n], tolerance}``)
     and None is returned.  Coverage goes to ``ev.cover`` under "random" and "statistic" (followed by
     ``label``, for a claim that checks several heads).
     """
+    tolerance = Fraction(tolerance)
+    if not 0 < tolerance <= HALF:
+        raise ValueError(f"tolerance {tolerance} must lie in (0, 1/2]: above 1/2 an error bound does not solve Min-IP")
     import_hypothesis()  # its first import without third-party plugins
     from hypothesis import strategies as st
 
@@ -156,40 +160,42 @@ def check_score_head(ev: Evidence, head: ScoreHead, m: int, n: int, seed: int = 
     if examples:
         statistics = st.integers(0, m).flatmap(
             lambda w: st.tuples(st.just(w), st.lists(st.integers(0, w), min_size=n - 1, max_size=n - 1)))
-        search = random_search(lambda ws: head.error(ws[0], sorted(ws[1])) >= HALF, statistics, seed, examples,
+        search = random_search(lambda ws: head.error(ws[0], sorted(ws[1])) >= tolerance, statistics, seed, examples,
                                database=database(), key=key, budget=ev.budget.remaining())
         ev.cover(f"random{label}", {"engine": search.engine, **search.covered})
         if search.found is not None:
             found = (search.found[0], tuple(sorted(search.found[1])))
     sweep = None
     if found is None:
-        sweep = sweep_scores(head, m, n, ev.poll)
+        sweep = sweep_scores(head, m, n, ev.poll, tolerance=tolerance)
         ev.cover(f"statistic{label}", {"m": m, "length": n, "points": sweep.points})
         found = sweep.failure
     if found is not None:
         w, scores = found
-        counterexample = score_counterexample(ev, head, m, w, scores)
-        ev.fail(f"error {counterexample['error']} >= 1/2 at |q| = {w}, context scores {list(scores)}: "
+        counterexample = score_counterexample(ev, head, m, w, scores, tolerance)
+        ev.fail(f"error {counterexample['error']} >= {tolerance} at |q| = {w}, context scores {list(scores)}: "
                 f"{' '.join(counterexample['sequence'])} (query last)", counterexample)
         return counterexample
     kappa_table, value_table = head.tables(m)
     ev.fact("worst_error_unchecked", sweep.worst)
     ev.certify("score-statistic", {"m": m, "lengths": [n], "kappa": kappa_table, "value": value_table,
-                                   "target": "min-ip", "tolerance": HALF})
+                                   "target": "min-ip", "tolerance": tolerance})
     return None
 
 
-def rank_one_problem(m: int, n: int, tokens: Sequence[int] | None = None) -> Problem:
-    """The exact linear problem "some rank-one head solves every sequence of exact length n over
-    {0,1}^m" (``theorems.kernel_rank._linearised.rank_one``): ``.system`` for :func:`linear_sizes`."""
+def rank_one_problem(m: int, n: int, tokens: Sequence[int] | None = None, tolerance: Fraction = HALF) -> Problem:
+    """The exact linear problem "some rank-one head has error < ``tolerance`` (in (0, 1/2]) on every
+    sequence of exact length n over {0,1}^m" (``theorems.kernel_rank._linearised.rank_one``):
+    ``.system`` for :func:`linear_sizes`."""
     from theorems.kernel_rank import _linearised as lin
 
-    return lin.rank_one(m, n, tokens=tokens)
+    return lin.rank_one(m, n, tokens=tokens, tolerance=tolerance)
 
 
 def rank_one_witness(ev: Evidence, problem: Problem, point: Sequence[Fraction], m: int, n: int) -> Fraction:
     """Certify the head an exact feasible point gives (``exhaustive``: every sequence of length n
-    at m, error < 1/2); returns its worst error.  Judgment ``solves{model "kernel", rank 1, m [m, m]}``."""
+    at m, error < the problem's tolerance); returns its worst error.
+    Judgment ``solves{model "kernel", rank 1, m [m, m], tolerance}``."""
     from theorems.kernel_rank import _linearised as lin
 
     size = 1 << m
@@ -199,7 +205,7 @@ def rank_one_witness(ev: Evidence, problem: Problem, point: Sequence[Fraction], 
     ev.certify("exhaustive", {
         "m": m, "lengths": [n], "phi": [[1]] * size, "psi": [[v] for v in psi_row],
         "readout": [[U[0, q, x] for x in range(size)] for q in range(size)],
-        "target": "min-ip", "tolerance": HALF, "symmetry": "none",
+        "target": "min-ip", "tolerance": problem.tolerance, "symmetry": "none",
     })
     return lin.worst_error(psi, U, range(size), n, poll=ev.poll)
 
@@ -208,9 +214,15 @@ def rank_one_refutation(ev: Evidence, problem: Problem, multipliers: dict[int, F
     """Certify "no rank-one head solves exact length n at any m' >= m" from an exact Motzkin
     certificate (``rank-one-infeasible``: the checker rebuilds the rows).  Returns the
     counterexample as data: the sequences (bit strings, query last) the certificate combines,
-    and the tokens they use — a smallest set of sequences no rank-one head gets right."""
+    and the tokens they use — a smallest set of sequences no rank-one head gets right.
+
+    The checker's kind refutes "error < 1/2" (which covers every smaller tolerance too); an infeasible
+    problem at a tolerance t < 1/2 says less, and no kind certifies it: refused (ValueError)."""
     from theorems.kernel_rank import _linearised as lin
 
+    if problem.tolerance != HALF:
+        raise ValueError(f"rank-one-infeasible refutes error < 1/2 only; this problem asks for error < {problem.tolerance}, "
+                         "which no certificate kind refutes (a refutation at 1/2 covers it)")
     rows, nonneg, _ = lin.certificate_rows(problem, multipliers, m)
     ev.certify("rank-one-infeasible", {"m": m, "positions": False, "rows": rows, "nonnegative": nonneg})
     sequences = sorted({tuple(seq) for _, _, seq in rows})

@@ -61,6 +61,7 @@ class Problem:
     system: lp.LinearSystem
     index: dict = field(default_factory=dict)  # unknown key -> column
     labels: list = field(default_factory=list)
+    tolerance: Fraction = HALF  # each sequence's rows say error < tolerance
 
     def decide(self, budget: float | None = None):
         return lp.decide(self.system, budget)
@@ -75,13 +76,16 @@ def _builder(keys) -> Problem:
 
 
 def _add_sequence(problem: Problem, terms, target: int, label) -> None:
-    """Both rows of one sequence, times 2 (integer coefficients, as the LP is homogeneous);
-    ``terms`` = per position ``(denominator key, numerator key)``."""
+    """Both rows of one sequence, ``T - t < P/D < T + t`` with ``t = a/b`` the problem's tolerance, times b
+    (integer coefficients, as the LP is homogeneous: at t = 1/2, ``2P - (2T - 1) D > 0`` and
+    ``(2T + 1) D - 2P > 0``); ``terms`` = per position ``(denominator key, numerator key)``."""
+    a, b = problem.tolerance.numerator, problem.tolerance.denominator
     for side in ("lo", "hi"):
-        sign, level = (1, 2 * target - 1) if side == "lo" else (-1, 2 * target + 1)
+        sign = 1 if side == "lo" else -1
+        level = b * target - sign * a  # lo: b P - (b T - a) D > 0; hi: (b T + a) D - b P > 0
         coefs: dict[int, int] = {}
         for d_key, p_key in terms:
-            for key, c in ((p_key, 2 * sign), (d_key, -sign * level)):
+            for key, c in ((p_key, sign * b), (d_key, -sign * level)):
                 coefs[problem.index[key]] = coefs.get(problem.index[key], 0) + c
         problem.system.add(coefs, ">", 0)
         problem.labels.append(("seq", side, label))
@@ -97,8 +101,9 @@ def sequences(tokens, queries, n: int, positions: bool):
 
 
 def rank_one(m: int, n: int, tokens=None, queries=None, positions: bool = False, poll=lambda: None,
-             prefixes: bool = False) -> Problem:
-    """The linearised rank-one problem at exact length n over the given tokens (default all).
+             prefixes: bool = False, tolerance: Fraction = HALF) -> Problem:
+    """The linearised rank-one problem at exact length n over the given tokens (default all): a head
+    with error < ``tolerance`` (in (0, 1/2]) on every such sequence.
 
     Restricting the tokens keeps only some rows (and the unknowns they use): an
     infeasible restriction refutes the whole problem, which is how small certificates
@@ -111,7 +116,11 @@ def rank_one(m: int, n: int, tokens=None, queries=None, positions: bool = False,
     pos = range(1, n + 1) if positions else [0]
     keys = [("psi", j, x) for j in pos for x in tokens]
     keys += [("P", j, q, x) for j in pos for q in queries for x in tokens]
+    tolerance = Fraction(tolerance)
+    if not 0 < tolerance <= HALF:
+        raise ValueError(f"tolerance {tolerance} must lie in (0, 1/2]: above 1/2 an error bound does not solve Min-IP")
     problem = _builder(keys)
+    problem.tolerance = tolerance
     lengths = range(1, n + 1) if prefixes and positions else [n]
     every = (seq for k in lengths for seq in sequences(tokens, queries, k, positions))
     for count, seq in enumerate(every):
@@ -372,13 +381,13 @@ def rank_one_witness(problem: Problem, point, tokens, n: int, positions: bool = 
     while True:
         psi = {k: v if v > 0 else eps for k, v in base.items()}
         U = {(j, q, x): P[j, q, x] / psi[j, x] for (j, q, x) in P}
-        if all(v > 0 for v in base.values()) or _solves(psi, U, tokens, n, positions):
+        if all(v > 0 for v in base.values()) or _solves(psi, U, tokens, n, positions, problem.tolerance):
             return psi, U
         eps /= 2
 
 
-def _solves(psi, U, tokens, n, positions) -> bool:
-    return worst_error(psi, U, tokens, n, positions) < HALF
+def _solves(psi, U, tokens, n, positions, tolerance: Fraction) -> bool:
+    return worst_error(psi, U, tokens, n, positions) < tolerance
 
 
 def worst_error(psi, U, tokens, n: int, positions: bool = False, poll=lambda: None):
