@@ -127,3 +127,22 @@ def test_the_statement_names_the_head_so_an_edited_head_without_its_sentence_is_
     assert edited.head_digest() in said.detail and "rewrite the sentence" in said.detail
     monkeypatch.setattr(type(edited), "sentence_head", edited.head_digest())  # the sentence rewritten, recorded
     assert standing(edited, []).key == "not-run"
+
+
+def test_a_tighter_tolerance_is_named_by_the_statement_and_the_obligations_and_decided_at_it(template, monkeypatch):
+    """TOLERANCE = 2/5: softmax at beta = ln 4, length 4, errs by 3/7 at |q| = 1 (>= 2/5, < 1/2), so the
+    head that is open at 1/2 is refuted at 2/5 -- with the statement and every obligation naming 2/5."""
+    claim = template.CLAIM
+    point = claim.point({"m": 6, "examples": 0})
+    before_hash, before = claim.statement_hash(), claim.obligations(point)
+    monkeypatch.setattr(template, "TOLERANCE", Fraction(2, 5))
+    monkeypatch.setattr(claim, "_statement_hash", "", raising=False)  # the hash is cached per object; restored after
+    after = claim.obligations(point)
+    assert claim.statement_hash() != before_hash
+    assert {o.judgment["tolerance"] for o in before.verify + before.refute} == {"1/2"}
+    assert {o.judgment["tolerance"] for o in after.verify + after.refute} == {"2/5"}
+    assert "error < 2/5" in after.verify[0].words and ">= 2/5" in after.refute[0].words
+    outcome = claim.check(point)
+    assert outcome.status == "refuted"
+    assert any(first_discharging(judgments(outcome.certificates), o) for o in after.refute)
+    assert not any(first_discharging(judgments(outcome.certificates), o) for o in before.refute)
