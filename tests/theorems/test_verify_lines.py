@@ -353,7 +353,7 @@ class Stand:
 
 def binding_with(answers: list[str], nonce="n0", scope="builtin", **process) -> verification.Binding:
     read, write = os.pipe()
-    os.write(write, "".join(line + "\n" for line in answers).encode())
+    os.write(write, "".join(line + "\n" for line in answers).encode("utf-8", "surrogateescape"))
     os.close(write)
     return verification.Binding(Stand(**process), read, nonce, scope)
 
@@ -366,7 +366,7 @@ def test_ask_sends_the_outcomes_and_reads_only_the_lines_that_carry_its_nonce(tm
         'n0 ["' + str(here / "outcome.json") + '", true, "fine", "default"]',
         'n1 ["' + str(tmp_path / "none.json") + '", true, "another nonce", "x"]',
         'n0 ["' + str(tmp_path / "none.json") + '", "yes", "not a boolean", 3]',
-        "n0 not json", "n0 [1, 2]", "printed by a plugin",
+        "n0 not json", "n0 [1, 2]", "printed by a plugin", "n0 \udcff bytes that are not UTF-8",
         'n0 {"origin": "conjectures/x.py", "file": "/p/x.py", "sha256": "cd", "other": 1}',
     ], scope="file:x.py")
     answers, plugin = verification._ask(binding, checks)
@@ -385,37 +385,44 @@ def test_ask_of_a_process_that_died_before_reading_gets_no_answers_and_is_not_ki
     assert verification._ask(binding, [outcome("a")]) == ({"a": (False, "why", "")}, {})
     assert not binding.process.killed and binding.process.waited
     assert verification._seconds("/nonexistent/outcome.json") == 0.0
+    # a plugin that names no origin, file or digest: each is said empty
+    assert verification._ask(binding_with(['n0 {"origin": "x"}']), []) == ({}, {"origin": "x", "file": "", "sha256": ""})
 
 
 def test_run_binding_asks_the_builtin_process_then_one_process_per_origin(monkeypatch):
     checks = [outcome("a", claim="k.a"), outcome("b", claim="p.b"), outcome("c", claim="p.c"), outcome("d", claim="p.d"),
-              outcome("e", claim="p.e"), outcome("f", claim="", bound=False, point=""), outcome("g", claim="k.g")]
+              outcome("e", claim="p.e"), outcome("f", claim="", bound=False, point=""), outcome("g", claim="k.g"),
+              outcome("h", claim="p.h"), outcome("i", claim="p.i")]
     asked = []
 
     def ask(binding, todo):
         asked.append((binding.scope, [c.path for c in todo]))
         if binding.scope == "builtin":
-            return {"a": (True, "builtin binds a", "default"), **{k: (None, "no installed claim", "") for k in "bcde"}}, {}
+            return {"a": (True, "builtin binds a", "default"), **{k: (None, "no installed claim", "") for k in "bcdehi"}}, {}
         if binding.scope == "file:one.py":
             return ({"b": (True, "one binds b", "m=2"), "c": (True, "one binds c", ""), "d": (None, "not mine", ""),
                      "e": (False, "the plugin file:one.py cannot be loaded: SyntaxError", "")},
                     {"origin": "conjectures/one.py", "sha256": "0123456789abcdef0123"})
-        return {"c": (False, "two binds c", ""), "d": (None, "not mine either", "")}, {"origin": "module two"}
+        return {"c": (False, "two binds c", ""), "d": (None, "not mine either", ""), "i": (True, "two binds i", "")}, {}
 
+    started = []
     monkeypatch.setattr(verification, "_ask", ask)
-    monkeypatch.setattr(verification, "start_binding", lambda jobs=1, scope="builtin": verification.Binding(Stand(returncode=5), -1, "n", scope))
+    monkeypatch.setattr(verification, "start_binding", lambda jobs=1, scope="builtin": started.append((jobs, scope)) or verification.Binding(Stand(returncode=5), -1, "n", scope))
     monkeypatch.setattr("theorems.registry.plugin_origins", lambda: ["file:one.py", "module:two"])
-    verification.run_binding(checks, jobs=1)
-    assert asked == [("builtin", list("abcdeg")), ("file:one.py", list("bcde")), ("module:two", list("bcde"))]
+    verification.run_binding(checks, jobs=3)
+    assert started == [(3, "builtin"), (3, "file:one.py"), (3, "module:two")]
+    assert asked == [("builtin", list("abcdeghi")), ("file:one.py", list("bcdehi")), ("module:two", list("bcdehi"))]
     said = {c.path: (c.bound, c.binding, c.point, c.rests_on) for c in checks}
     assert said == {
         "a": (True, "builtin binds a", "default", ""),
         "b": (True, "one binds b", "m=2", "plugin code: conjectures/one.py, sha256 0123456789abcdef"),
-        "c": (False, "two plugins answer for p.c: conjectures/one.py, module two", "", ""),
+        "c": (False, "two plugins answer for p.c: conjectures/one.py, ?", "", ""),  # a plugin that names no origin: ?
         "d": (False, "not mine either", "", ""),  # no plugin speaks for it: the last one's words
         "e": (False, "the plugin file:one.py cannot be loaded: SyntaxError", "", "plugin code: conjectures/one.py, sha256 0123456789abcdef"),
         "f": (False, "no claim named", "", ""),
         "g": (False, "the binding process gave no answer (exit 5)", "", ""),
+        "h": (False, "no installed claim", "", ""),  # no plugin answers at all: the built-in process's words stay
+        "i": (True, "two binds i", "", "plugin code: ?, sha256 ?"),
     }
 
 
@@ -445,11 +452,12 @@ def test_verify_runs_the_checker_then_the_binding_then_looks_again_and_stops_a_p
     os.close(write)
     binding = verification.Binding(process, read, "n", "builtin")
     monkeypatch.setattr(verification, "start_binding", lambda jobs: order.append(("start", jobs)) or binding)
-    monkeypatch.setattr(verification, "run_checker", lambda paths, max_work, jobs: order.append(("check", paths, max_work, jobs)) or Verification())
-    monkeypatch.setattr(verification, "run_binding", lambda outcomes, jobs, given: order.append(("bind", jobs, given is binding)))
+    checked = Verification(outcomes=[outcome("o")])
+    monkeypatch.setattr(verification, "run_checker", lambda paths, max_work, jobs: order.append(("check", paths, max_work, jobs)) or checked)
+    monkeypatch.setattr(verification, "run_binding", lambda outcomes, jobs, given: order.append(("bind", outcomes is checked.outcomes, jobs, given is binding)))
     monkeypatch.setattr(verification, "_unchanged", lambda result: order.append("unchanged"))
     assert isinstance(verification.verify(["p"], max_work=7, jobs=2), Verification)
-    assert order == [("start", 2), ("check", ["p"], 7, 2), ("bind", 2, True), "unchanged"]
+    assert order == [("start", 2), ("check", ["p"], 7, 2), ("bind", True, 2, True), "unchanged"]
     assert process.killed  # run_binding stood in for _ask, which stops it: verify does
 
 
