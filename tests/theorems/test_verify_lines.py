@@ -455,9 +455,9 @@ def test_verify_runs_the_checker_then_the_binding_then_looks_again_and_stops_a_p
     checked = Verification(outcomes=[outcome("o")])
     monkeypatch.setattr(verification, "run_checker", lambda paths, max_work, jobs: order.append(("check", paths, max_work, jobs)) or checked)
     monkeypatch.setattr(verification, "run_binding", lambda outcomes, jobs, given: order.append(("bind", outcomes is checked.outcomes, jobs, given is binding)))
-    monkeypatch.setattr(verification, "_unchanged", lambda result: order.append("unchanged"))
+    monkeypatch.setattr(verification, "_unchanged", lambda result: order.append(("unchanged", result is checked)))
     assert isinstance(verification.verify(["p"], max_work=7, jobs=2), Verification)
-    assert order == [("start", 2), ("check", ["p"], 7, 2), ("bind", True, 2, True), "unchanged"]
+    assert order == [("start", 2), ("check", ["p"], 7, 2), ("bind", True, 2, True), ("unchanged", True)]
     assert process.killed  # run_binding stood in for _ask, which stops it: verify does
 
 
