@@ -56,6 +56,9 @@ def test_in_process_every_task_in_order_and_an_error_is_lost_with_its_words():
     # one task, or one job: run here, in this process
     assert list(parallel.run(_pid, [(0,)], jobs=2)) == [(0, os.getpid())]
     assert list(parallel.run(_pid, [(0,), (1,)], jobs=0)) == [(0, os.getpid()), (1, os.getpid())]
+    assert list(parallel.run(_pid, [(0,), (1,)])) == [(0, os.getpid()), (1, os.getpid())]  # one job by default
+    assert list(parallel.run(_pid, [(0,), (1,)], jobs=1)) == [(0, os.getpid()), (1, os.getpid())]
+    assert os.getpid() not in {pid for _, pid in parallel.run(_pid, [(0,), (1,)], jobs=2)}  # two tasks, two jobs: a pool
 
 
 def test_on_a_pool_every_task_yields_once_and_a_functions_own_error_is_not_retried(tmp_path):
@@ -193,6 +196,9 @@ def test_progress_scales_what_is_left_by_how_the_finished_compared_with_their_es
     assert parallel.Progress([5.0], workers=0).remaining() == 5.0  # no workers counts as one
     fresh = parallel.Progress([5.0, 1.0])  # nothing skipped, one worker, by default
     assert (fresh.total, fresh.done, fresh.workers, fresh.remaining()) == (2, 0, 1, 6.0)
+    half = parallel.Progress([0.5, 4.0])
+    half.finished(0, 1.0)  # estimates below a second scale what is left too
+    assert half.remaining() == 8.0
     free = parallel.Progress([0.0, 4.0])
     free.finished(0, 3.0)  # a task estimated at nothing: the ratio stays 1
     assert free.remaining() == 4.0
