@@ -133,8 +133,10 @@ TAMPER = {
     "upper": (r"approx-rank-upper-points.*rank_eps <= 3 at eps = 1/10",
               lambda t: re.sub(r"(Definition Bq : list \(list Q\) := \(\[\[)\((-?\d+) # (\d+)\)",
                                lambda m: f"{m.group(1)}({int(m.group(2)) + 1} # {m.group(3)})", t, count=1)),
-    # the two-point weight 17/16 -> 1/2: below 1, so the perturbation leaves [-delta, delta]
-    "two-point": (r"exceeds: \|\|p - q\|\|_1", lambda t: t.replace("(17 # 16)", "(1 # 2)")),
+    # the first two-point weight -> 1/2: below 1, so the perturbation leaves [-delta, delta] (the weights are the
+    # list just before "vm_compute": whatever the search found, in file order or shuffled)
+    "two-point": (r"exceeds: \|\|p - q\|\|_1",
+                  lambda t: re.sub(r"\(\[\(-?\d+ # \d+\)((?:; \(-?\d+ # \d+\))*\]\)%Q\); vm_compute)", r"([(1 # 2)\1", t, count=1)),
     # one logit of the shifted matrix: that row of L' - L is no longer constant
     "row-shift": (r"the same attention", lambda t: re.sub(r"(Definition Sh : list \(list Q\) := \(\[\[)\((-?\d+) # (\d+)\)",
                                                           lambda m: f"{m.group(1)}({int(m.group(2)) + 1} # {m.group(3)})", t, count=1)),
