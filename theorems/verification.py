@@ -442,9 +442,10 @@ def lines(result: Verification, roots: list[str], details: bool = False) -> list
                     out.append(f"  accepted  {name}: {c['summary']}")
             else:
                 out.append(f"  {c['status']}  {_shown(c['path'], roots)}: {c['reason']}")
-        relevant = {"verified": "verify", "refuted": "refute"}.get(check.status)
         for o in check.obligations:
-            missing = o["side"] == "verify" and not o["by"] and relevant == "verify"
+            # MISSING only under a verified status, which needs every verify obligation; an unknown or a refuted
+            # one does not (a refute obligation not discharged under "refuted" is counted on the outcome's line)
+            missing = o["side"] == "verify" and not o["by"] and check.status == "verified"
             if details or missing:
                 mark = f"discharged by {o['by']}" if o["by"] else "MISSING" if missing else "not discharged"
                 # the judgment in words rendered from its fields: the claim's own free text could say another length
