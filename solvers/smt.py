@@ -124,10 +124,15 @@ def solve(constraints: list, budget: float, variables: dict | None = None) -> Sm
     left = deadline - time.monotonic()
     if left <= 0:
         return spent("before z3's search")
-    solver = z3.Solver()
+    # A fresh context per search: z3 orders its search by the ids of its terms, which in the
+    # shared context depend on every term made before (another test order, another earlier
+    # solve, another model). Translated into a context of its own, the same constraints get
+    # the same ids, so the same call gives the same model whatever ran before it.
+    context = z3.Context()
+    solver = z3.Solver(ctx=context)
     # z3 reads the timeout as an unsigned 32-bit count of milliseconds.
     solver.set("timeout", int(min(max(left * 1000, 1), 2**32 - 1)))
-    solver.add(*constraints)
+    solver.add(*(c.translate(context) for c in constraints))
     answer = solver.check()
     if answer == z3.unsat:
         return result("unsat")
@@ -139,7 +144,7 @@ def solve(constraints: list, budget: float, variables: dict | None = None) -> Sm
         if k % 1024 == 1023 and time.monotonic() > deadline:
             return spent("reading z3's model")
         # Completion gives a value to variables z3 left unconstrained.
-        val = m.eval(v, model_completion=True)
+        val = m.eval(v.translate(context), model_completion=True)
         if z3.is_int_value(val):
             model[name] = Fraction(val.as_long())
         elif z3.is_rational_value(val):
