@@ -51,7 +51,7 @@ FAMILIES = {family: tuple(kinds.split()) for family, kinds in {
     "scores": "score-counterexample score-statistic",
     "extrapolation": "two-token-extrapolation",
     "geometry": "circle-anchors visible-one-anchors visible-one-anchors-every",
-    "intervals": "approx-rank-lower approx-rank-lower-ball approx-rank-lower-points approx-rank-lower-scaled approx-rank-upper "
+    "intervals": "approx-rank-lower approx-rank-lower-ball approx-rank-lower-inverse approx-rank-lower-points approx-rank-lower-scaled approx-rank-upper "
                  "approx-rank-upper-ball approx-rank-upper-points approx-rank-upper-scaled attention-differs residual-bound residual-two-point",
     "linear": "box-refutation kernel-row-infeasible rank-one-infeasible rank-one-reduced-infeasible readout-infeasible",
     "ranks": "duality rank-lower rank-upper row-shift visible-dimension",

@@ -230,13 +230,8 @@ def _grouped_lower(data: dict, instance=None):
     """The grouped-column check on the attention ``instance(data)`` names (default: :func:`_instance`)."""
     rows_n, exps_of, m, fields = (instance or _instance)(data)
     eps = _epsilon(data["epsilon"])
-    width = len(m)
-    rows = [integer(i, "row", 0, rows_n - 1) for i in listof(data["rows"], "rows", 1)]
-    groups = listof(data["groups"], "groups", len(rows), len(rows))
-    require(len(set(rows)) == len(rows), "rows must be distinct")
-    groups = [[integer(j, "column", 0, width - 1) for j in listof(g, "group", 1)] for g in groups]
+    rows, groups = _rows_and_groups(data, rows_n, len(m))
     flat = [j for g in groups for j in g]
-    require(len(set(flat)) == len(flat), "column groups must be pairwise disjoint")
     group_of, weights = dict(zip(rows, groups)), _weights(m)
 
     def slacks(pending):  # margin_i > eps  <=>  A_i(other groups) - A_i(G_i) < -eps
@@ -250,6 +245,64 @@ def _grouped_lower(data: dict, instance=None):
     _all_below(rows, slacks, -eps, lambda i: f"row {i}: margin A_i(G_i) - sum_k A_i(G_k) > {_short(eps)}")
     judgment = {"judgment": "approx-rank-at-least", **fields, "epsilon": eps, "bound": len(rows)}
     return judgment, f"rank_eps >= {len(rows)} at eps = {_short(eps)} on instance {fields['instance'][:15]} (n = {fields['n']}{_sphere(fields)}; {len(rows)} grouped rows decided in arb)"
+
+
+def _rows_and_groups(data: dict, rows_n: int, width: int) -> tuple[list[int], list[list[int]]]:
+    """The distinct rows R (indices below rows_n) and one nonempty column group per row, pairwise disjoint."""
+    rows = [integer(i, "row", 0, rows_n - 1) for i in listof(data["rows"], "rows", 1)]
+    groups = listof(data["groups"], "groups", len(rows), len(rows))
+    require(len(set(rows)) == len(rows), "rows must be distinct")
+    groups = [[integer(j, "column", 0, width - 1) for j in listof(g, "group", 1)] for g in groups]
+    flat = [j for g in groups for j in g]
+    require(len(set(flat)) == len(flat), "column groups must be pairwise disjoint")
+    return rows, groups
+
+
+# ------------------------------------------- lower: the grouped matrix's inverse
+
+
+def _inverse_work(data: dict) -> int:
+    # the rows' masses as for the margins, and one r x r inverse in arb per precision tried: about 0.3 us per r^3
+    # over all five precisions (arb_mat.inv, measured at r = 300), so r^3 / 2 units bound it
+    return _lower_work(data) + length_of(data["rows"]) ** 3 // 2
+
+
+@kind("approx-rank-lower-inverse", "points", "beta", "multiplicities", "epsilon", "rows", "groups", work=_inverse_work, digits=False)
+def _approx_rank_lower_inverse(data: dict):
+    """``rank_eps(A) >= |R|`` on the points instance ``L = beta X X^T`` (named as ``approx-rank-lower-points``
+    names it): rows R, disjoint column groups G_k (k in R), and ``eps ||C^{-1}||_inf < 1`` certainly, for the
+    grouped matrix ``C = (A_i(G_k))_{i, k in R}`` and ``||M||_inf = max_i sum_k |M_ik|``.
+
+    Why it proves the bound: let B be any matrix with ``max_i ||A_i - B_i||_1 <= eps`` and C_B the same sums of
+    B's columns on the rows R.  ``E = C_B - C`` has ``||E||_inf <= eps`` (summing inside disjoint groups never
+    increases a row's l1 error).  ``C_B = C (I + C^{-1} E)`` with ``||C^{-1} E||_inf <= eps ||C^{-1}||_inf < 1``,
+    so ``I + C^{-1} E`` is nonsingular (its kernel would hold a v with ``||v|| = ||C^{-1} E v|| < ||v||``) and so
+    is C_B: ``rank B >= rank C_B = |R|``.  Margins > eps (``approx-rank-lower``) are the special case: a
+    strictly diagonally dominant C has ``||C^{-1}||_inf <= 1 / min margin`` (Varah).
+
+    Decided in arb: C enclosed from X and beta, ``arb_mat.inv`` encloses ``C^{-1}`` (or gives NaN when it cannot
+    prove C invertible at that precision: nothing is decided then), and the upper end of
+    ``eps sum_k |C^{-1}_ik|`` must lie below 1 for every row i, at 64 .. 1024 bits.
+    """
+    rows_n, exps_of, m, fields = _instance(data)
+    eps = _epsilon(data["epsilon"])
+    rows, groups = _rows_and_groups(data, rows_n, len(m))
+    weights = _weights(m)
+
+    def scaled_norms(pending):  # C is rebuilt and inverted whole at each precision; positions t index its rows
+        C = []
+        for exps in exps_of(rows):
+            mass = list(map(flint.arb.__mul__, exps, weights))
+            inverse_total = 1 / _total(mass)
+            C.append([_total(mass[j] for j in g) * inverse_total for g in groups])
+        inverse = flint.arb_mat(C).inv(nonstop=True)  # a rigorous enclosure, or NaN entries (undecided)
+        return [_arb(eps) * _total(abs(inverse[t, k]) for k in range(len(rows))) for t in pending]
+
+    _all_below(list(range(len(rows))), scaled_norms, Fraction(1),
+               lambda t: f"row {rows[t]}: eps sum_k |C^-1_ik| < 1 (the grouped matrix's inverse norm below 1/eps)")
+    judgment = {"judgment": "approx-rank-at-least", **fields, "epsilon": eps, "bound": len(rows)}
+    return judgment, (f"rank_eps >= {len(rows)} at eps = {_short(eps)} on instance {fields['instance'][:15]} (n = {fields['n']}"
+                      f"{_sphere(fields)}; eps ||C^-1||_inf < 1 for the {len(rows)} x {len(rows)} grouped matrix, decided in arb)")
 
 
 def _sphere(fields: dict) -> str:
