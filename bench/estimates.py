@@ -70,6 +70,9 @@ POINTS = [
     ("kernel_rank.multi_head", {"H_identity": "4"}),
     ("kernel_rank.multi_head", {"m_types": "7"}),
     ("conjectures.multi_head_length", {"search_rounds": "10"}),
+    ("conjectures.multi_head_length", {"H": "3"}),  # docs/conjectures.multi_head_length.md: H = 3 certified for m <= 4
+    ("kernel_rank.communication_bound", {"n_max_m6": "5"}),  # docs: adds N(5) = 97,530 at m = 6
+    ("kernel_rank.feature_rank_table", {"m_max": "7"}),  # docs: the rank-5 head at m = 7
     ("softmax_rank.ball_law", {"beta_max": "1024"}),  # docs/softmax_rank.ball_law.md
     ("softmax_rank.ball_law", {"beta": "1024", "dense": "0"}),
     ("softmax_rank.ball_law", {"d": "3"}),  # docs (30.5 s before issue 15)
