@@ -160,3 +160,60 @@ def law_plot(name: str, title: str, xlabel: str, xs, lowers: dict, uppers: dict,
                        tuple(anchor * float(x) ** e for x in xs)))
     return Plot(name=name, title=title, xlabel=xlabel, ylabel="rank_eps bounds", series=tuple(series),
                 logx=True, logy=True, kind="line", note=note)
+
+
+# ------------------------------------------ lower bounds by the grouped matrix's inverse norm (floats propose)
+
+
+def inverse_norm(A: "np.ndarray", rows, groups, eps) -> float:
+    """``eps ||C^{-1}||_inf`` in floats for the grouped matrix ``C = (A_i(G_k))_{i, k}`` on ``rows`` (inf when C is
+    singular in floats): the criterion of the trusted kind ``approx-rank-lower-inverse`` (``rank_eps >= |R|`` when
+    it is below 1), a proposal only — the checker decides it in arb."""
+    label = np.full(A.shape[1], -1)
+    for k, g in enumerate(groups):
+        label[list(g)] = k
+    inside = np.nonzero(label >= 0)[0]
+    onehot = np.zeros((len(inside), len(groups)))
+    onehot[np.arange(len(inside)), label[inside]] = 1.0
+    C = A[list(rows)].take(inside, axis=1) @ onehot  # C[t, k] = A_{rows[t]}(G_k): one product, no per-group slice
+    try:
+        return float(eps) * float(np.abs(np.linalg.inv(C)).sum(axis=1).max())
+    except np.linalg.LinAlgError:
+        return float("inf")
+
+
+def passes_inverse(A: "np.ndarray", rows, groups, eps) -> bool:
+    """:func:`inverse_norm` below 1 by more than ``softmax_enclosures.DOUBT`` (float error is far smaller: C is
+    well conditioned wherever this passes), so the arb decision of the checker agrees."""
+    return inverse_norm(A, rows, groups, eps) < 1 - E.DOUBT
+
+
+def search_inverse(A: "np.ndarray", eps: Fraction, order=None, nested: bool = False, ratios=D.GAP_RATIOS):
+    """Rows and Voronoi column groups passing the inverse-norm criterion, as many rows as found: (rows, groups).
+
+    The proposals of :func:`theorems.softmax_rank._definitions.search_grouped` — k rows evenly spread along
+    ``order`` (with ``nested``, its first k), Voronoi groups at each gap ratio of ``ratios``, a bisection on k —
+    judged by :func:`passes_inverse` instead of the diagonal margins.  Every set the margins accept passes here
+    too (Varah), so the criterion only adds rows; success is close to monotone in k, as for the margins.  Floats
+    only: the trusted checker decides the certificate.
+    """
+    order = list(range(A.shape[0])) if order is None else list(order)
+
+    def attempt(k):
+        rows = sorted(order[:k]) if nested else sorted({order[(t * len(order)) // k] for t in range(k)})
+        tried = []
+        for ratio in ratios:
+            groups = D.voronoi_groups(A, rows, ratio)
+            if groups in tried:
+                continue  # the groups of a ratio just refused
+            tried.append(groups)
+            if all(groups) and passes_inverse(A, rows, groups, eps):
+                return rows, groups
+        return None
+
+    best, low, high = ([], []), 1, len(order)
+    while low <= high:
+        k = (low + high) // 2
+        found = attempt(k)
+        best, low, high = (found, k + 1, high) if found else (best, low, k - 1)
+    return best

@@ -16,7 +16,9 @@ here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
   (``approx-rank-lower-points``) together with an explicit ``B = F G`` on the
   same instance (``approx-rank-upper-points``).  So
   ``sup_{|X| = n} rank_eps >= lower`` — a certified lower bound on the
-  quantity the law is about.
+  quantity the law is about.  With ``inverse = 1`` the rows may instead pass
+  ``eps ||C^{-1}||_inf < 1`` for the grouped matrix C (more rows: 19 against 18
+  at beta = 16; ``approx-rank-lower-inverse``), wherever that certifies more.
 * **sandwich on a dense instance**: ``n = density * ceil(sqrt beta)^{d-1}``
   distinct points (or a fixed n), each repeated ``copies`` times, i.e. the
   weighted matrix ``W = rowsoftmax(L + 1 (log m)^T)`` with all
@@ -68,6 +70,9 @@ from theorems.softmax_rank._laws import betas, point_betas
 
 # where the largest certified lower bound sits, rows ~ c_d beta^{(d-1)/2} (search window centre, not a verdict)
 ROWS_PER_UNIT = {2: 4.5, 3: 3.4}
+# the same with the inverse-norm criterion (all-rows corners 19, 39, 78, 156 on the circle at beta = 16 .. 1024;
+# 75, 299 on S^2 at beta = 16, 64)
+ROWS_PER_UNIT_INVERSE = {2: 4.9, 3: 4.7}
 
 
 def law_exponent(d: int) -> Fraction:
@@ -95,9 +100,9 @@ def root_ceil(beta: int) -> int:
     return r if r * r == beta else r + 1
 
 
-def window(beta: int, d: int = 2) -> range:
+def window(beta: int, d: int = 2, inverse: bool = False) -> range:
     """The n searched for the largest certified lower bound: about (2/3 .. 4/3) c_d beta^{(d-1)/2}."""
-    c = ROWS_PER_UNIT[d] * growth(beta, d)
+    c = (ROWS_PER_UNIT_INVERSE if inverse else ROWS_PER_UNIT)[d] * growth(beta, d)
     return range(max(2, int(2 * c / 3) - 2), int(4 * c / 3) + 5)
 
 
@@ -192,6 +197,11 @@ class Instance(NamedTuple):
     rows: list[int]  # rows whose grouped margins arb decided > eps
     groups: list[list[int]]
     upper: "_laws.Factors | None"  # (k, F, G) with B = F G certified within eps in arb, or None
+    criterion: str = "margins"  # what proves rank_eps >= |rows|: the diagonal margins or the grouped inverse norm
+
+    @property
+    def lower_kind(self) -> str:
+        return LOWER_KINDS[self.criterion]
 
     @property
     def upper_bound(self) -> int:
@@ -201,20 +211,43 @@ class Instance(NamedTuple):
 
 SVD_BITS = 30  # the rounded SVD factors: F = U s and G = V^T over 2^30 each
 
+# the trusted kind of each lower-bound criterion: margins A_i(G_i) - sum_{k != i} A_i(G_k) > eps for every row, or
+# eps ||C^{-1}||_inf < 1 for the grouped matrix C (the margins are its special case; it certifies more rows)
+LOWER_KINDS = {"margins": "approx-rank-lower-points", "inverse": "approx-rank-lower-inverse"}
+
 
 # gap ratios for the farthest-point proposal: wider gaps than D.GAP_RATIOS (up to 4: a column is kept only when its
 # owner outweighs the runner-up four times) — on S^2 a row has ~6 neighbours, whose shared columns are better left out
 SPREAD_RATIOS = (*D.GAP_RATIOS, 1.75, 2.0, 2.5, 3.0, 4.0)
 
 
-def proposed_rows(X: np.ndarray, A: np.ndarray, eps: Fraction) -> tuple[list[int], list[list[int]]]:
+def proposed_rows(X: np.ndarray, A: np.ndarray, eps: Fraction, inverse: bool = False) -> tuple[list[int], list[list[int]]]:
     """(rows, groups) the float searches propose on the attention A of the points X: evenly spaced in the points'
-    numbering, and on S^2 also prefixes of the farthest-point order with gaps up to ``SPREAD_RATIOS``; the more rows."""
-    rows, groups = D.search_grouped(A, eps)
+    numbering, and on S^2 also prefixes of the farthest-point order with gaps up to ``SPREAD_RATIOS``; the more rows.
+    Judged by the diagonal margins, or with ``inverse`` by the grouped matrix's inverse norm
+    (:func:`theorems.softmax_rank._laws.search_inverse`)."""
+    search = _laws.search_inverse if inverse else D.search_grouped
+    rows, groups = search(A, eps)
     if X.shape[1] > 2:
-        spread = D.search_grouped(A, eps, D.farthest_point_order(X), nested=True, ratios=SPREAD_RATIOS)
+        spread = search(A, eps, D.farthest_point_order(X), nested=True, ratios=SPREAD_RATIOS)
         rows, groups = spread if len(spread[0]) > len(rows) else (rows, groups)
     return rows, groups
+
+
+def all_rows_pass(A: np.ndarray, eps: Fraction, inverse: bool) -> bool:
+    """Every point a row with its own column passes the criterion, in floats (a proposal)."""
+    if inverse:
+        n = len(A)
+        return _laws.passes_inverse(A, range(n), [[i] for i in range(n)], eps)
+    return all_rows_margin(A) > float(eps) + 1e-9
+
+
+def inverse_rows(points, X: np.ndarray, A: np.ndarray, eps: Fraction) -> tuple[list[int], list[list[int]]]:
+    """(rows, groups) passing the inverse-norm criterion in floats: every point when they all pass, else the
+    grouped proposals (:func:`proposed_rows`); the trusted checker decides the certificate in arb."""
+    if A.shape[0] == A.shape[1] and all_rows_pass(A, eps, True):
+        return list(range(len(points))), [[i] for i in range(len(points))]
+    return proposed_rows(X, A, eps, inverse=True)
 
 
 def certified_grouped(points, X: np.ndarray, beta: Fraction, m, eps: Fraction, A: np.ndarray | None = None):
@@ -233,7 +266,10 @@ def certified_grouped(points, X: np.ndarray, beta: Fraction, m, eps: Fraction, A
     return [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
 
 
-def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper: bool) -> Instance:
+def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper: bool, inverse: bool = False) -> Instance:
+    """The bounds on one instance: the margins' rows (floats, arb in doubt), and with ``inverse`` the inverse-norm
+    criterion's rows when they are more (floats clear of 1 by ``DOUBT``; the checker decides); the upper bound
+    B = A rounded when every point is a row, else the least certified truncated SVD."""
     X = np.array([[float(v) for v in x] for x in points])
     A = float_attention(X, beta, multiplicities)
     if all_rows_margin(A) > float(eps) + 1e-9:  # every point a row with its own column: rank_eps <= n is then exact
@@ -243,6 +279,11 @@ def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper:
         rows, groups = [i for i in rows if i in keep], [g for i, g in zip(rows, groups) if i in keep]
     else:
         rows, groups = certified_grouped(points, X, beta, multiplicities, eps, A)
+    criterion = "margins"
+    if inverse:
+        more = inverse_rows(points, X, A, eps)
+        if len(more[0]) > len(rows):
+            (rows, groups), criterion = more, "inverse"
     upper = None
     if with_upper and len(rows) == len(points) and multiplicities is None:
         # B = A rounded (F = I, G = A to 2^-40): rank n, every row error ~n 2^-40
@@ -252,20 +293,20 @@ def _instance(points, multiplicities, beta: Fraction, eps: Fraction, with_upper:
         if found:
             k, F, G = found
             upper = _laws.Factors.dyadic(k, F, G, SVD_BITS)
-    return Instance(points, multiplicities, rows, groups, upper)
+    return Instance(points, multiplicities, rows, groups, upper, criterion)
 
 
-def largest_window_n(beta: Fraction, eps: Fraction, d: int) -> int:
+def largest_window_n(beta: Fraction, eps: Fraction, d: int, inverse: bool = False) -> int:
     """The n near the corner of the law with the most proposed rows (the first such n).
 
     The largest certified lower bounds sit where every point is a row (single-column
-    groups, margin ``2 A_ii - 1 > eps``): the largest such n in the window is found by
-    bisection (the diagonal shrinks as points are added), then the few sizes above it
-    (3 on the circle, 6 on S^2) are searched with grouped columns (:func:`proposed_rows`;
-    floats propose, arb decides later).
+    groups, margin ``2 A_ii - 1 > eps``, or with ``inverse`` ``eps ||A^{-1}||_inf < 1``):
+    the largest such n in the window is found by bisection (the diagonal shrinks as points
+    are added), then the few sizes above it (3 on the circle, 6 on S^2) are searched with
+    grouped columns (:func:`proposed_rows`; floats propose, arb decides later).
     """
-    w = window(int(beta), d)
-    fits = lambda n: all_rows_margin(float_attention(float_sphere_points(n, d), beta)) > float(eps) + 1e-9
+    w = window(int(beta), d, inverse)
+    fits = lambda n: all_rows_pass(float_attention(float_sphere_points(n, d), beta), eps, inverse)
     low, high = w.start, w.stop
     if not fits(low):
         high = low
@@ -276,7 +317,7 @@ def largest_window_n(beta: Fraction, eps: Fraction, d: int) -> int:
     # on S^2 grouped columns on up to 6 more points can beat the all-rows instance (220 rows on 222 points at beta = 64)
     for n in range(low + 1, low + (4 if d == 2 else 7)):
         X = float_sphere_points(n, d)
-        rows, _ = proposed_rows(X, float_attention(X, beta), eps)
+        rows, _ = proposed_rows(X, float_attention(X, beta), eps, inverse)
         if best is None or len(rows) > best[0]:
             best = (len(rows), n)
     return best[1]
@@ -309,13 +350,13 @@ def _lemma_ok(construction: str, beta: int, eps: Fraction, bound: int) -> bool:
 
 
 @lru_cache(maxsize=32)
-def _plan(b: int, d: int, eps: Fraction, dense: int, copies: int, upper: int, fourier: int) -> dict:
+def _plan(b: int, d: int, eps: Fraction, dense: int, copies: int, upper: int, fourier: int, inverse: int = 0) -> dict:
     beta = Fraction(b)
     points = sphere_points(dense, d)
     m = [copies] * dense
     found = {
-        "largest": _instance(sphere_points(largest_window_n(beta, eps, d), d), None, beta, eps, True),
-        "dense": _instance(points, m, beta, eps, bool(upper)),
+        "largest": _instance(sphere_points(largest_window_n(beta, eps, d, bool(inverse)), d), None, beta, eps, True, bool(inverse)),
+        "dense": _instance(points, m, beta, eps, bool(upper), bool(inverse)),
         "fourier": search_fourier(points, m, beta, eps) if fourier else None,
         "every": worst_case_bounds(b, eps) if d == 2 else None,
     }
@@ -326,7 +367,8 @@ def plan(b: int, point: dict) -> dict:
     """At beta = b: the largest-lower instance and the dense one with the bounds the searches found
     (floats propose, arb decides), the certified Fourier B, and the all-instance bounds (d = 2);
     cached, shared by run and obligations."""
-    return _plan(b, point["d"], Fraction(point["epsilon"]), dense_n(b, point), point["copies"], point["upper"], point["fourier"])
+    return _plan(b, point["d"], Fraction(point["epsilon"]), dense_n(b, point), point["copies"], point["upper"], point["fourier"],
+                 point["inverse"])
 
 
 def every_obligation(b: int, eps: Fraction, construction: str, bound: int):
@@ -357,6 +399,8 @@ class SphericalLaw(Claim):
         Parameter("copies", 1000, 1, 10**9, "each distinct point of the dense instance repeated this many times"),
         Parameter("upper", 1, 0, 1, "certify the dense instance's upper bound too (1) or only its lower bound (0)"),
         Parameter("fourier", 0, 0, 1, "also certify the truncated Fourier (Bessel) construction on the dense instance (d = 2)"),
+        Parameter("inverse", 0, 0, 1, "also search lower bounds by the grouped matrix's inverse norm (eps ||C^-1||_inf < 1, kind "
+                  "approx-rank-lower-inverse) and keep them where they certify more rows (0: the diagonal margins only)"),
     )
 
     def statement(self) -> Statement:
@@ -413,6 +457,13 @@ class SphericalLaw(Claim):
             total += 2 * (2 * 3e-6 * r * r + 5e-6 * r * r) + 60e-8 * r * r * 3  # the largest-lower instance
             total += 2 * 3e-6 * r * n + 60e-8 * n * r  # the dense instance's lower bound
             total += (point["upper"] + point["fourier"]) * (2 * 2 * 3e-6 * n * n + 2 * 5e-6 * n * r + 1e-8 * n**3)
+            if point["inverse"]:
+                # the inverse-norm criterion: a larger all-rows instance (q ~ c'_d beta^{(d-1)/2} points, its
+                # certificates as above), float inverses in the searches (~60 attempts, ~1e-10 q^3 each, window and
+                # dense instance), the checker's arb entries and arb_mat.inv (~1e-8 q^3 at 64 bits); measured at
+                # beta = 16384 (upper = 0): 7.8 s of CPU more than the margins alone, estimated 9.9 s more
+                q = ROWS_PER_UNIT_INVERSE[d] * growth(b, d) + 2
+                total += 2 * (2 * 3e-6 + 5e-6) * max(0.0, q * q - r * r) + 3e-6 * q * (q + n) + 2 * 60 * 1e-10 * q**3 + 1e-8 * q**3
         return total
 
     def witness(self, point: dict):
@@ -512,7 +563,7 @@ class SphericalLaw(Claim):
 
     def _certify(self, inst: "Instance", beta: Fraction, eps: Fraction, with_upper: bool, ev) -> bool:
         """Hand the instance's lower (and upper) certificate to the checker; False if the run cannot go on."""
-        ev.certify("approx-rank-lower-points", D.lower_certificate_points(inst.points, beta, inst.multiplicities, eps, inst.rows, inst.groups))
+        ev.certify(inst.lower_kind, D.lower_certificate_points(inst.points, beta, inst.multiplicities, eps, inst.rows, inst.groups))
         if not with_upper:
             return True
         if inst.upper is None:
