@@ -98,3 +98,20 @@ def test_the_work_is_estimated_from_sizes_and_refused_before_anything_is_compute
     assert estimate >= 19**3 // 2  # the r x r inverse is counted
     with pytest.raises(Refused, match="work"):
         core.check(cert(data), max_work=estimate - 1)
+
+
+def test_the_estimate_grows_with_the_inverse_it_counts():
+    """Structural (as tests/solvers/trusted/test_work.py): accepted certificates of 19, 39 and 78 rows; the
+    estimate covers the arb entries of the rows at the five precisions (``5 r N (dim + 2)``) and the r^3 of the
+    inverse, and its inverse term grows as r^3."""
+    from solvers.trusted import intervals
+
+    previous = None
+    for beta, n in {16: 19, 64: 39, 256: 78}.items():
+        data = encode(circle(n, beta=beta))
+        assert core.check(cert(data)).judgment["bound"] == n
+        estimate = core.KINDS[KIND][1](data)
+        assert estimate >= 5 * n * n * 4 + n**3 // 2
+        assert estimate - intervals._lower_work(data) == n**3 // 2  # the inverse, counted on top of the margins' work
+        assert previous is None or estimate > previous * (n / previous_n) ** 2  # at least as fast as the entries
+        previous, previous_n = estimate, n
