@@ -12,7 +12,13 @@ certificates of at least ``MIN_SECONDS`` so timer noise does not decide; a kind 
 none that long shows its mean, marked ``*``: the fixed cost of one check dominates it).  With
 ``--scale`` it also checks grown variants (:func:`grown`): rows repeated, matrices
 tiled, rationals with many digits, kept only when the grown certificate is still
-accepted, so its cost is the cost of a real check.
+accepted, so its cost is the cost of a real check.  ``--sample K`` takes every K-th certificate of each
+folder (a full S7 point has 4608).
+
+``--discharge`` measures the discharge instead: for every ``outcome.json`` under DIR, its certificates
+checked once (not timed), then the outcome judged (``verdicts.verdict``, no limit) and timed against the
+estimate ``limits.discharge_work`` the checker refuses on; it prints the comparisons made against those
+estimated (every judgment of an obligation's name: the worst order), and us per unit of both.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from fractions import Fraction
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from solvers.trusted import core, families  # noqa: E402,F401  (families registers the kinds)
+from solvers.trusted import core, families, limits, verdicts  # noqa: E402,F401  (families registers the kinds)
 
 MIN_SECONDS = 0.002
 
@@ -101,12 +107,46 @@ def grown(cert: dict):
                 yield f"rows x{k}", c
 
 
+def discharge(outcome: pathlib.Path) -> None:
+    """One outcome's discharge: CPU seconds of ``verdicts.verdict`` against ``limits.discharge_work``."""
+    import os
+    folder = os.path.realpath(outcome.parent)
+    results = {}
+    for path in sorted(outcome.parent.glob("*.cert.json")):
+        results[os.path.join(folder, path.name)] = core.certificate(str(path), max_work=10**18)[1]
+    record = json.loads(outcome.read_text())
+    judgments, compared = {}, 0
+    for name in dict.fromkeys(os.path.basename(n) for n in record["certificates"]):
+        _state, _envelope, judgment = results[os.path.join(folder, name)]
+        judgments.setdefault(judgment["judgment"], []).append((name, judgment))
+    wanted = [(side, o, o["judgment"]["judgment"]) for side in ("verify", "refute") for o in record["obligations"][side]]
+    for _side, o, n in wanted:  # the comparisons the scan makes: up to the first judgment that discharges
+        for _file, j in judgments.get(n, ()):
+            compared += 1
+            if core.discharges(j, o["judgment"]):
+                break
+    worst = sum(len(judgments.get(n, ())) for _, _, n in wanted)
+    units = limits.discharge_work(wanted, judgments, core.RULES)
+    start = time.process_time()
+    out = verdicts.verdict(str(outcome), record, results, max_work=10**18)
+    seconds = time.process_time() - start
+    print(f"{outcome.parent.name}: {len(wanted)} obligations, ok={out['ok']}; {compared} comparisons made of {worst} "
+          f"estimated; {units:.3g} units, {seconds:.2f} s CPU: {seconds / units * 1e6:.3f} us/unit, "
+          f"{seconds / (units * compared / max(worst, 1)) * 1e6:.3f} us per unit of the comparisons made")
+
+
 def main(argv: list[str]) -> None:
     scale = "--scale" in argv
-    dirs = [a for a in argv if not a.startswith("--")]
+    every = int(argv[argv.index("--sample") + 1]) if "--sample" in argv else 1
+    dirs = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--sample")]
+    if "--discharge" in argv:
+        for d in dirs:
+            for outcome in sorted(pathlib.Path(d).rglob("outcome.json")):
+                discharge(outcome)
+        return
     certs = []
     for d in dirs:
-        for path in sorted(pathlib.Path(d).rglob("*.cert.json")):
+        for path in sorted(pathlib.Path(d).rglob("*.cert.json"))[::every]:
             try:
                 certs.append(json.loads(path.read_text()))
             except (OSError, ValueError):

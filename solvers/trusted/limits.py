@@ -10,8 +10,8 @@ so a limit can only turn an acceptance into a refusal, never anything into an ac
 - :func:`decode` returns ``json.loads(text, **hooks)`` itself — the same value, integers read by
   ``int`` either way — or raises ``Refused`` (an integer of more than ``MAX_DIGITS`` digits, nesting
   past the interpreter's recursion limit), so the core's hooks decide every value;
-- :func:`scaled` and the sizes below (``length_of``, ``width_of``, ``digits_of``, ``number_size``)
-  only make the numbers a work estimate is compared with; an estimate decides nothing but
+- :func:`scaled`, :func:`discharge_work` and the sizes below (``length_of``, ``width_of``, ``digits_of``,
+  ``number_size``) only make the numbers a work estimate is compared with; an estimate decides nothing but
   :func:`work`'s refusal, and a size read off hostile data survives it (0 for what is malformed).
 
 ``tests/solvers/trusted/test_limits.py`` shows this on the default run: with every limit here
@@ -125,15 +125,37 @@ def work(name: str, estimate, max_work: int) -> None:
         raise Refused(f"{name}: asks for about {estimate:.3g} operations, above the limit of {max_work:.3g} (raise --max-work)")
 
 
-def discharge(wanted: list, judgments: dict, files: int, max_work: int) -> None:
-    """Discharging ``wanted`` (``(side, obligation, name)``) with ``judgments`` (name -> [(file, judgment)])
-    compares each obligation with the judgments of its name: up to about 0.1 us per character of the two
-    (JSON), one unit per 10 characters.  Above ``max_work`` the outcome is refused with the estimate."""
-    chars = {name: sum(len(json.dumps(j)) for _, j in listed) for name, listed in judgments.items()}
-    estimate = sum(len(judgments.get(n, ())) * len(json.dumps(o["judgment"])) + chars.get(n, 0) for _, o, n in wanted) // 10
+def discharge(wanted: list, judgments: dict, files: int, max_work: int, rules: dict) -> None:
+    """Discharging ``wanted`` (``(side, obligation, name)``) with ``judgments`` (name -> [(file, judgment)]):
+    above ``max_work`` (:func:`discharge_work`) the outcome is refused with the estimate."""
+    estimate = discharge_work(wanted, judgments, rules)
     if estimate > max_work:
         raise Refused(f"discharging {len(wanted)} obligation(s) with {files} certificate(s) asks for "
                       f"about {estimate:.3g} operations, above the limit of {max_work:.3g} (raise --max-work)")
+
+
+def discharge_work(wanted: list, judgments: dict, rules: dict) -> int:
+    """Each obligation is compared with every judgment of its name, at worst (``core.discharges``: the key
+    sets, then field by field, stopping at the first that fails); one comparison is charged :func:`_weight` of
+    the obligation plus that of the judgment.  ``rules`` maps a judgment name to the fields it compares by a
+    rule (``core.RULES``)."""
+    weights = {name: sum(_weight(j, rules.get(name, ())) for _, j in listed) for name, listed in judgments.items()}
+    return sum(len(judgments.get(n, ())) * _weight(o["judgment"], rules.get(n, ())) + weights.get(n, 0)
+               for _, o, n in wanted) // 20
+
+
+def _weight(judgment, ruled) -> int:
+    """Twentieths of a unit (about 1 us) that one comparison may spend on one side's ``judgment``:
+
+    - 5 per JSON value (up to 0.1 us each: a key hashed into a set, or one element compared; equality of
+      lists and strings stops at a length that differs);
+    - 10 per field compared by a rule, and 1 per character of its value (the rule reads it: up to 1 us for
+      a short rational made a Fraction, 0.04 us per element or character the superset rule makes a string);
+    - 1 per 50 characters in all (strings compared equal up to their last character, memcmp)."""
+    text = json.dumps(judgment)
+    values = 1 + text.count(",") + text.count("[") + text.count("{")  # in strings too: an upper bound
+    read = [len(json.dumps(v)) for f, v in judgment.items() if f in ruled] if isinstance(judgment, dict) else []
+    return 5 * values + 10 * len(read) + sum(read) + len(text) // 50
 
 
 def scaled(estimate):

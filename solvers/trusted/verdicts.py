@@ -37,7 +37,7 @@ import hashlib
 import os
 
 from solvers.trusted import limits
-from solvers.trusted.core import MAX_WORK, Refused, discharges
+from solvers.trusted.core import MAX_WORK, RULES, Refused, discharges
 from solvers.trusted.parse import loads, read
 
 STATUSES = ("verified", "refuted", "unknown")
@@ -89,7 +89,7 @@ def verdict(path: str, record, results: dict, max_work: int = MAX_WORK) -> dict:
                   f"certificate {name} was made for another claim, statement or point")
             judgments.setdefault(judgment["judgment"], []).append((name, judgment))
         wanted = [(side, o, o["judgment"]["judgment"]) for side in ("verify", "refute") for o in obligations[side]]
-        limits.discharge(wanted, judgments, len(files), max_work)  # refused above max_work, before comparing
+        limits.discharge(wanted, judgments, len(files), max_work, RULES)  # refused above max_work, before comparing
 
         def by(obligation, name):
             return next((file for file, j in judgments.get(name, ()) if discharges(j, obligation["judgment"])), None)
