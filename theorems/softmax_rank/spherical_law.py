@@ -194,7 +194,7 @@ class Instance(NamedTuple):
 
     points: list
     multiplicities: list[int] | None
-    rows: list[int]  # rows whose grouped margins arb decided > eps
+    rows: list[int]  # rows whose grouped margins arb decided > eps (criterion margins), or proposed by the inverse norm
     groups: list[list[int]]
     upper: "_laws.Factors | None"  # (k, F, G) with B = F G certified within eps in arb, or None
     criterion: str = "margins"  # what proves rank_eps >= |rows|: the diagonal margins or the grouped inverse norm
