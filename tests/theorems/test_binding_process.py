@@ -23,6 +23,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -387,6 +388,8 @@ def test_two_items_and_two_jobs_fork_two_workers_that_start_with_the_parents_pid
     contexts, get_context = [], multiprocessing.get_context
     # forked, never spawned: a spawned worker would import the claims again, and find _CLAIMS empty
     monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: contexts.append(method) or get_context(method))
+    # a forked pool starts all its workers at once: min(jobs, items) of them, never one per core
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
     items = [[str(tmp_path / "a"), ROW, "verified", 2, ""], [str(tmp_path / "b"), ROW, "verified", 1, ""]]
     status, lines, frozen = serve(monkeypatch, {"nonce": "n", "scope": BUILTIN, "items": items}, ["--answers", "{fd}", "--jobs", "2"])
     said = _said(lines)
@@ -394,7 +397,7 @@ def test_two_items_and_two_jobs_fork_two_workers_that_start_with_the_parents_pid
     assert status == 0 and [point for *_, point in said] == ["a", "b"] and frozen > 0 and contexts == ["fork"]
     assert os.getpid() not in pids and 1 <= len(pids) <= 2
     starts = {int(p.name.split("-")[1]): int(p.read_text()) for p in tmp_path.glob("started-*")}
-    assert pids <= set(starts) and set(starts.values()) == {os.getpid()} and len(starts) <= 2
+    assert pids <= set(starts) and set(starts.values()) == {os.getpid()} and len(starts) == 2
 
 
 def test_without_fork_or_with_one_job_the_process_binds_alone_and_freezes_nothing(monkeypatch, tmp_path):
@@ -407,26 +410,47 @@ def test_without_fork_or_with_one_job_the_process_binds_alone_and_freezes_nothin
         assert (status, frozen) == (0, 0) and {int(pid) for _, _, pid, _ in _said(lines)} == {os.getpid()}
 
 
-def test_the_retry_pool_starts_its_worker_with_the_parents_pid(monkeypatch, tmp_path):
+def test_the_retry_pool_is_one_forked_worker_per_item_started_with_the_parents_pid(monkeypatch, tmp_path):
+    """x's worker dies the first time it binds x; y is answered in the first pool or cut short.  Each item not
+    answered there is bound again in a pool of one forked worker of its own, which starts with
+    ``_worker_start(pid)``: so the first pool's two workers start, then one more per item bound again."""
+
     def die_once(path, claim, earned, sha256, claims):
-        marker = path + ".died"
+        marker = path + ".seen"
         if not os.path.exists(marker):
             open(marker, "w").close()
-            os._exit(3)
-        return True, str(os.getpid()), "again"
+            if path.endswith("x"):
+                os._exit(3)
+            time.sleep(0.3)  # y: likely still running when x's worker dies
+        return True, str(os.getpid()), os.path.basename(path)
 
     def started(parent):
-        (tmp_path / f"started-{os.getpid()}").write_text(str(parent))
+        with open(tmp_path / "started", "a") as log:  # in the order the workers start
+            log.write(f"{os.getpid()} {parent}\n")
 
+    import multiprocessing
+
+    contexts, get_context = [], multiprocessing.get_context
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: contexts.append(method) or get_context(method))
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
     monkeypatch.setattr(verification, "bind", die_once)
     monkeypatch.setattr(verification, "_worker_start", started)
     items = [[str(tmp_path / "x"), ROW, "verified", 1, ""], [str(tmp_path / "y"), ROW, "verified", 0, ""]]
     status, lines, _ = serve(monkeypatch, {"nonce": "n", "scope": BUILTIN, "items": items}, ["--answers", "{fd}", "--jobs", "2"])
-    said = {path: (bound, point) for path, bound, _, point in _said(lines)}
-    assert status == 0 and said == {str(tmp_path / "x"): (True, "again"), str(tmp_path / "y"): (True, "again")}
-    retry_pids = {int(pid) for _, _, pid, _ in _said(lines)}
-    starts = {int(p.name.split("-")[1]): int(p.read_text()) for p in tmp_path.glob("started-*")}
-    assert retry_pids <= set(starts) and set(starts.values()) == {os.getpid()}
+    said = {point: (bound, int(pid)) for _, bound, pid, point in _said(lines)}
+    assert status == 0 and sorted(said) == ["x", "y"] and said["x"][0] is True and said["y"][0] is True
+    workers = [tuple(map(int, line.split())) for line in (tmp_path / "started").read_text().splitlines()]
+    first = {pid for pid, _ in workers[:2]}
+    again = [point for point, (_, pid) in said.items() if pid not in first]
+    assert "x" in again and len(workers) == 2 + len(again) and {parent for _, parent in workers} == {os.getpid()}
+    assert {pid for _, pid in said.values()} <= {pid for pid, _ in workers} and contexts == ["fork"]
+
+
+def test_seconds_of_a_record_that_records_none_are_zero(tmp_path):
+    record = record_of(ROW)
+    assert "seconds" not in record
+    path, _ = put(tmp_path, record)
+    assert verification._seconds(path) == 0.0
 
 
 # ------------------------------------------------------------------ _load_scope: an entry point's scope
@@ -492,3 +516,18 @@ def test_a_plugin_file_is_named_whole_even_with_a_colon_and_a_long_failure_is_cu
     assert broken.startswith("RegistrationError: conjectures/loud.py: importing 'loud' failed: SystemExit: xxx")
     assert said["origin"] == "conjectures/loud.py" and said["file"] == str(folder / "loud.py")
     sys.modules.pop("loud", None)
+
+
+# ------------------------------------------------------------------ bind: what test_binding.py left
+
+
+def test_a_parameter_error_is_cut_at_200_characters(tmp_path):
+    from theorems import core
+
+    claim, parameters = core.get(ROW), {"no_such_" + "x" * 300: 1}
+    with pytest.raises(core.ParameterError) as refused:
+        claim.point(parameters)
+    assert len(str(refused.value)) > 200  # so that the cut shows
+    path, sha = put(tmp_path, record_of(ROW) | {"parameters": parameters}, folder="default")
+    assert verification.bind(path, ROW, "verified", sha, {ROW: claim}) == (
+        False, f"parameters are not a point of {ROW}: {str(refused.value)[:200]}", "")
