@@ -206,7 +206,7 @@ GAP_RATIOS = (1.0, 1.1, 1.2, 1.3, 1.4, 1.5)
 
 
 def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = None, nested: bool = False,
-                   ratios: Sequence[float] = GAP_RATIOS):
+                   ratios: Sequence[float] = GAP_RATIOS, accept=None):
     """Rows and Voronoi column groups whose float margins all exceed eps, as many rows as found.
 
     A is the attention in floats (``attention_floats`` or
@@ -217,6 +217,9 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
     success is close to monotone in k), with Voronoi groups at each gap ratio
     of ``ratios`` (default ``GAP_RATIOS``); a float proposal only —
     ``grouped_lower`` decides it.  Returns (rows, groups), possibly empty.
+
+    ``accept(rows, groups)``, when given, judges a proposal instead of the margins (e.g. the inverse-norm
+    criterion of :func:`theorems.softmax_rank._laws.search_inverse`); the proposals and the bisection are the same.
     """
     order = list(range(A.shape[0])) if order is None else list(order)
     threshold = float(eps) + 1e-9
@@ -230,7 +233,11 @@ def search_grouped(A: np.ndarray, eps: Fraction, order: Sequence[int] | None = N
                 continue  # the groups of the ratio just refused (no column newly left out): refused again
             tried = label
             # every group nonempty (each row owns a kept column), then the margins from the labels directly
-            if np.bincount(label[label >= 0], minlength=len(rows)).all() and min(_labelled_margins(A, rows, label).tolist()) > threshold:
+            if not np.bincount(label[label >= 0], minlength=len(rows)).all():
+                continue
+            if accept is None and min(_labelled_margins(A, rows, label).tolist()) > threshold:
+                return rows, voronoi.groups(ratio)
+            if accept is not None and accept(rows, voronoi.groups(ratio)):
                 return rows, voronoi.groups(ratio)
         return None
 

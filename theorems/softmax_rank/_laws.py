@@ -197,23 +197,4 @@ def search_inverse(A: "np.ndarray", eps: Fraction, order=None, nested: bool = Fa
     too (Varah), so the criterion only adds rows; success is close to monotone in k, as for the margins.  Floats
     only: the trusted checker decides the certificate.
     """
-    order = list(range(A.shape[0])) if order is None else list(order)
-
-    def attempt(k):
-        rows = sorted(order[:k]) if nested else sorted({order[(t * len(order)) // k] for t in range(k)})
-        tried = []
-        for ratio in ratios:
-            groups = D.voronoi_groups(A, rows, ratio)
-            if groups in tried:
-                continue  # the groups of a ratio just refused
-            tried.append(groups)
-            if all(groups) and passes_inverse(A, rows, groups, eps):
-                return rows, groups
-        return None
-
-    best, low, high = ([], []), 1, len(order)
-    while low <= high:
-        k = (low + high) // 2
-        found = attempt(k)
-        best, low, high = (found, k + 1, high) if found else (best, low, k - 1)
-    return best
+    return D.search_grouped(A, eps, order, nested, ratios, accept=lambda rows, groups: passes_inverse(A, rows, groups, eps))
