@@ -14,6 +14,7 @@ import sympy
 import theorems.cli as cli
 from theorems.cli import main
 from theorems.core import Plot, get, registry
+import theorems.report as report_module
 from theorems.report import build, graph, mathml, plots, reading, values
 from theorems.report.model import safe
 
@@ -55,10 +56,10 @@ def visible_text(markup: str) -> str:
 # ------------------------------------------------------------------ the site
 
 
-def test_two_reports_of_the_same_outcomes_are_byte_identical(outcomes, tmp_path):
-    build(str(outcomes), str(tmp_path / "a"))
+def test_two_reports_of_the_same_outcomes_are_byte_identical(outcomes, site, tmp_path):
+    # the package's report of these outcomes (conftest's site, made earlier in the run) and one made now
     build(str(outcomes), str(tmp_path / "b"))
-    a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
+    a, b = tree(site), tree(tmp_path / "b")
     assert a.keys() == b.keys()
     assert [k for k in a if a[k] != b[k]] == []
     assert any(k.endswith(".svg") and "plots" in k for k in a)  # the figures are part of the comparison
@@ -213,8 +214,8 @@ def test_sympy_steps_are_their_own_rung_beside_what_the_checker_accepted(site):
     assert "symbolic (sympy)" in cells[2] and "symbolic" not in cells[3]  # established here / the checker's column
 
 
-def test_editing_message_or_covered_changes_nothing_the_checker_accepted(outcomes, tmp_path):
-    before = build(str(outcomes), str(tmp_path / "before"))
+def test_editing_message_or_covered_changes_nothing_the_checker_accepted(outcomes, site, tmp_path):
+    before = site  # the report of the unedited outcomes (conftest's site: its report exited 0, as expected)
     copy = tmp_path / "latest"
     shutil.copytree(outcomes, copy)
     forged = "FORGED: proved for every m by a symbolic argument"
@@ -225,27 +226,29 @@ def test_editing_message_or_covered_changes_nothing_the_checker_accepted(outcome
             record["covered"] = {"certificates": [forged], "up to": forged}
         path.write_text(json.dumps(records))
     after = build(str(copy), str(tmp_path / "after"))
-    assert after.as_expected and before.as_expected  # message and covered are not part of any verdict
+    assert after.as_expected  # message and covered are not part of any verdict
     for claim_id, slug in (("report_test.diagonal_rank", "n=3"), ("report_test.unipotent_rank", "default")):
-        one = (tmp_path / "before" / "claims" / f"{claim_id}.html").read_text(encoding="utf-8")
+        one = (before / "claims" / f"{claim_id}.html").read_text(encoding="utf-8")
         two = (tmp_path / "after" / "claims" / f"{claim_id}.html").read_text(encoding="utf-8")
         assert accepted(one, slug) == accepted(two, slug) and forged not in accepted(two, slug)
         assert says(two.split("Reported by the check, unchecked")[1], forged)  # shown, as unchecked
         assert forged not in two.split("Reported by the check, unchecked")[0]
-        index_one = (tmp_path / "before" / "index.html").read_text(encoding="utf-8")
+        index_one = (before / "index.html").read_text(encoding="utf-8")
         index_two = (tmp_path / "after" / "index.html").read_text(encoding="utf-8")
         assert dashboard_row(index_one, claim_id) == dashboard_row(index_two, claim_id)
         md = (tmp_path / "after" / "claims" / f"{claim_id}.md").read_text(encoding="utf-8")
         assert forged not in md.split("### What the trusted checker accepted")[1].split("### Reported by the check")[0]
 
 
-def test_a_removed_certificate_makes_the_outcome_not_stand(outcomes, tmp_path):
+def test_a_removed_certificate_makes_the_outcome_not_stand(outcomes, tmp_path, monkeypatch):
     copy = tmp_path / "latest"
     shutil.copytree(outcomes, copy)
     next(copy.glob("report_test.diagonal_rank/*/00-rank-lower.cert.json")).unlink()
     site = tmp_path / "site"
+    built = []  # the Report the command built (read here, not built a second time)
+    monkeypatch.setattr(report_module, "build", lambda *a, **k: built.append(build(*a, **k)) or built[-1])
     assert main(["report", "--outcomes", str(copy), "--out", str(site)]) == 1
-    report = build(str(copy), str(tmp_path / "again"))
+    (report,) = built
     entry = next(e for e in report.entries if e.id == "report_test.diagonal_rank")
     (point,) = entry.points
     assert not point.stands and point.rung == "not established" and "missing" in point.why_not
