@@ -163,6 +163,26 @@ def dask_cluster():
     resource_tracker._resource_tracker._stop()  # started again on first use
 
 
+# ------------------------------------------------------------ one default check for the session
+
+
+@pytest.fixture(scope="session")
+def default_check(tmp_path_factory) -> Path:
+    """One default ``attnproof check`` (every built-in claim at its default point; about 11 s of CPU) for the
+    whole session, for the tests that only read it: a test that changes it copies it first
+    (``shutil.copytree``).  It runs in a process of its own, without ``$ATTNPROOF_CLAIMS``, from the checkout:
+    what it holds is the default run a user gets, whatever claims the tests have registered in this process
+    by the time it is first asked for (so it does not depend on the order the tests run in)."""
+    import subprocess
+
+    out = tmp_path_factory.mktemp("default-check") / "run"
+    env = {k: v for k, v in os.environ.items() if k != "ATTNPROOF_CLAIMS"}
+    ran = subprocess.run([sys.executable, "-m", "theorems.cli", "check", "--out", str(out)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    return out
+
+
 # ------------------------------------------------------------ what a green run did not test
 
 SKIP_GROUPS = (  # (group, pattern of the reason), first match wins; shown in this order

@@ -277,13 +277,18 @@ return parts.join(' ');
 
 
 @pytest.fixture(scope="module")
-def papers_site(tmp_path_factory):
-    """The default check of every installed claim (the papers' and the conjectures'), verified, as a report."""
+def papers_site(default_check, toys, tmp_path_factory):
+    """The default check of every installed claim (the papers' and the conjectures': the session's
+    ``default_check``, copied; then the report package's two test claims, checked into the copy at their
+    defaults, as a check of everything installed here would), verified, as a report."""
     require_browser()
+    import shutil
+
     from theorems.cli import main
 
     out = tmp_path_factory.mktemp("papers") / "latest"
-    assert main(["check", "--out", str(out)]) == 0
+    shutil.copytree(default_check, out)
+    assert main(["check", *(claim.id for claim in toys), "--out", str(out)]) == 0
     site = tmp_path_factory.mktemp("papers-report") / "site"
     assert main(["report", "--outcomes", str(out), "--out", str(site)]) == 0
     return site
