@@ -318,15 +318,17 @@ class Stdin:
 
 def serve(monkeypatch, request, argv: list[str], os_module=os) -> tuple[int, list[str], int]:
     """``_binding_main(argv)`` in this process, ``{fd}`` in argv replaced by a real pipe's write end: its exit
-    status, the lines it wrote on the pipe, and the objects gc froze (unfrozen after)."""
+    status, the lines it wrote on the pipe, and the objects gc froze during the call (unfrozen after; a test
+    process may start with objects frozen already, a mutation tool's fork server does)."""
     import gc
 
     read, write = os.pipe()
     monkeypatch.setattr(verification.sys, "stdin", io.StringIO(request if isinstance(request, str) else json.dumps(request)))
     monkeypatch.setattr(verification, "os", os_module)
+    before = gc.get_freeze_count()
     try:
         status = verification._binding_main([a.replace("{fd}", str(write)) for a in argv])
-        frozen = gc.get_freeze_count()
+        frozen = gc.get_freeze_count() - before
     finally:
         os.close(write)
         gc.unfreeze()
