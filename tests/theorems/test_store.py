@@ -258,10 +258,12 @@ def test_ctrl_c_stops_at_once_with_one_line_and_keeps_the_previous_outcomes(tmp_
     assert main(["check", "row_lemma", "--param", "w_max=4", "--jobs", "1", "--out", str(out)]) == 0
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != store.LIST}
     code = "import sys; from theorems.cli import main; sys.exit(main(sys.argv[1:]))"
-    # a first quick point, then points that take 30 s each (a test claim that waits, so the real
-    # claims' speed does not matter; w_max=3, not the 4 done above: a done point is skipped)
+    # a first quick point, beside points that take 30 s each (a test claim that waits, so the real
+    # claims' speed does not matter; w_max=3, not the 4 done above: a done point is skipped); one worker
+    # per point: check starts the longest points first, so with fewer workers than sleepers the quick
+    # point would wait 30 s for a worker before the run could be interrupted
     argv = [sys.executable, "-c", code, "check", "row_lemma", "cli_test.sleeper", "--param", "w_max=3",
-            "--param", "cli_test.sleeper:seconds=30,31,32", "--jobs", "2", "--out", str(out)]
+            "--param", "cli_test.sleeper:seconds=30,31,32", "--jobs", "4", "--out", str(out)]
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                                env={**os.environ, "PYTHONPATH": ROOT, core.MODULES_VARIABLE: "tests.theorems.cli_sleeper"},
                                preexec_fn=_interrupts_as_in_a_shell)
