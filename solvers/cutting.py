@@ -44,13 +44,14 @@ it, which join.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Hashable
 
 import numpy as np
 import scipy.sparse as sps
-from scipy.optimize import linprog
+from scipy.optimize import OptimizeWarning, linprog
 
 from solvers import lp
 
@@ -61,6 +62,12 @@ from solvers import lp
 # 10.5 s), and about two thirds of the generated rows are slack there; HiGHS's presolve does
 # not drop them for free.  3 and 3 measured best of (1.5, 1), (2, 2), (3, 3) (docs/performance.md).
 SLACK, SLACK_ROUNDS = 3.0, 3
+
+# The search's simplex stops after this many iterations per row of its LP (plus the spare), and the
+# same LP goes to an interior point (:func:`_search`).  Every search LP of the recorded points
+# (bench/scale_figures.json) took at most 0.65 iterations a row; the one that ran for 15
+# minutes (a postsolved point repaired by simplex, n = 4 with positions, m = 48) more than 1.
+SIMPLEX_ITERATIONS_PER_ROW, SIMPLEX_ITERATIONS_SPARE = 1.0, 1000
 
 
 @dataclass
@@ -244,13 +251,24 @@ class _Found:
 def _search(system: Implicit, rows: list, time_limit) -> _Found:
     """A point meeting the generated rows, or the support of a float certificate.
 
-    First :func:`_phase_one` (HiGHS's choice of method, fastest here); if HiGHS gives up —
-    it did on the huge values of a thin cone, n = 4, m = 64 — :func:`_margin` (interior
-    point), whose LP is compact."""
+    First :func:`_phase_one` by dual simplex (HiGHS's choice, fastest here) with at most
+    :data:`SIMPLEX_ITERATIONS_PER_ROW` iterations a row; if it stops there or gives up,
+    the same LP by interior point without crossover, whose answer is taken only when it is
+    a point; else :func:`_margin` (interior point), whose LP is compact.  Why the cap and
+    the interior point: on the thin cones of the last rounds (n = 4 with positions, m = 48,
+    26,666 rows) HiGHS's presolved LP is solved in 9,292 iterations, but its postsolved
+    point fails 211 rows by a sum of 2.8e6 and the simplex that repairs it ran for 15
+    minutes; the interior point found a point of the same LP in 3.4 s of CPU.  A count of
+    iterations, not a time limit, so that the search's path does not depend on the load."""
     start = time.monotonic()
+    left = lambda: None if time_limit is None else time_limit - (time.monotonic() - start)  # noqa: E731
     found = _phase_one(system, rows, time_limit)
     if found is None:
-        found = _margin(system, rows, None if time_limit is None else time_limit - (time.monotonic() - start))
+        found = _phase_one(system, rows, left(), interior=True)
+        if found is not None and found.x is None:
+            found = None  # an interior dual weighs nearly every row: no support worth deciding
+    if found is None:
+        found = _margin(system, rows, left())
     return found or _Found(support=None)
 
 
@@ -273,7 +291,16 @@ def _options(time_limit) -> dict:
     return options
 
 
-def _phase_one(system: Implicit, rows: list, time_limit, scale_fixed: bool = False) -> _Found | None:
+def _linprog(c, A_ub, b_ub, bounds, options, method="highs"):
+    """scipy's ``linprog`` with HiGHS options it does not name itself (``run_crossover``,
+    ``simplex_iteration_limit``) passed through, without the warning scipy gives for them."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Unrecognized options detected", category=OptimizeWarning)
+        return linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method=method, options=options)
+
+
+def _phase_one(system: Implicit, rows: list, time_limit, scale_fixed: bool = False,
+               interior: bool = False) -> _Found | None:
     """``(x, None)`` with ``a_r · x >= 1`` on the generated rows (the strict homogeneous rows,
     scaled), or the rows the float dual weighs when there is none; ``None`` if HiGHS fails.
 
@@ -285,7 +312,8 @@ def _phase_one(system: Implicit, rows: list, time_limit, scale_fixed: bool = Fal
 
     ``scale_fixed``: the strict fixed rows (``psi > 0``) scaled too, ``psi >= 1``, so that x
     rounds to a point with its margin — asked for only once x of the plain search holds R
-    in floats.  Not in the search itself: there the elastic psi rows change the points
+    in floats.  ``interior``: by interior point without crossover (:func:`_search`); else by
+    dual simplex with at most :data:`SIMPLEX_ITERATIONS_PER_ROW` iterations a row.  Not in the search itself: there the elastic psi rows change the points
     and the float certificate's support, and at n = 3, m = 64 (cold) the support they
     chose held a near-degenerate face (57 rows, independent, sigma_min ~ 9e-11 against
     441) on which every float certificate of the exact step was spurious (docs/performance.md)."""
@@ -299,7 +327,12 @@ def _phase_one(system: Implicit, rows: list, time_limit, scale_fixed: bool = Fal
     lower[system.normal] = 0.0
     upper = np.where(pinned, system.upper, np.inf)
     bounds = np.column_stack([np.concatenate([lower, np.zeros(k)]), np.concatenate([upper, np.full(k, np.inf)])])
-    res = linprog(c, A_ub=A_ub, b_ub=-np.ones(k), bounds=bounds, method="highs", options=_options(time_limit))
+    options = _options(time_limit)
+    if interior:
+        options["run_crossover"] = "off"
+    else:
+        options["simplex_iteration_limit"] = int(SIMPLEX_ITERATIONS_PER_ROW * k) + SIMPLEX_ITERATIONS_SPARE
+    res = _linprog(c, A_ub, -np.ones(k), bounds, options, "highs-ipm" if interior else "highs")
     if res.status != 0:
         return None
     if res.fun <= 1e-7:
