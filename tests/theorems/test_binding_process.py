@@ -33,8 +33,9 @@ from theorems.verification import BUILTIN, OutcomeCheck
 
 
 class Proxy:
-    """A module as ``verification`` sees it: the real one, but for the attributes a test sets (so the test
-    process's own ``os`` and ``subprocess`` are never patched)."""
+    """A module as ``verification`` sees it: the real one, but for the attributes a test sets or removes (so
+    that ``os.write``, ``os.pipe`` or ``subprocess.Popen`` are replaced for ``verification`` alone, never for
+    pytest running beside it)."""
 
     def __init__(self, module, removed: tuple = (), **replaced):
         self._module, self._removed = module, removed
