@@ -135,9 +135,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"gap {far['rank gap']}): {far['why']}")
 
     if not args.no_verify:
-        seconds, done = run([*ATTNPROOF, "verify", args.out])
-        tail = [line for line in done.stdout.splitlines() if "certificate(s) accepted" in line]
-        print(f"\nverify: {seconds:.0f} s wall, exit {done.returncode}: {tail[-1] if tail else done.stdout[-300:]}")
+        before = os.times()
+        seconds, done = run([*ATTNPROOF, "verify", args.out])  # the default limits (--max-work, memory)
+        after = os.times()
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        tail = [line for line in done.stdout.splitlines() if "certificate(s) accepted" in line or "outcome" in line]
+        print(f"\nverify: {seconds:.0f} s wall, {cpu:.0f} s CPU (all processes), exit {done.returncode}; load average at the end "
+              f"{os.getloadavg()[0]:.1f}: {' / '.join(tail[-2:]) if tail else done.stdout[-300:]}")
     size = sum(p.stat().st_size for p in (ROOT / args.out).rglob("*") if p.is_file())
     print(f"outcomes and certificates: {size / 1e6:.0f} MB under {args.out}")
     return 0
