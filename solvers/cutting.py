@@ -39,6 +39,13 @@ to a compact LP: the scale fixed by ``sum_{c in normal} x_c = |normal|``, the ma
 maximised, the other columns in a box that every so normalised solution of R meets; a
 bound that holds the search back names, through ``bounding``, the rows of R that imply
 it, which join.
+
+**A simplex with a cap, then an interior point.**  On a thin cone HiGHS's presolved LP is
+solved quickly but its postsolved point can fail many rows, and the simplex that repairs it
+thrashed for minutes (n = 4 with positions, m = 48).  So the search's simplex gets one
+iteration per row of its LP (a count, not a time: the path does not depend on the load),
+and an LP that passes it goes to the interior point without crossover — a point only; a
+float certificate still comes from a vertex (:func:`_search`).
 """
 
 from __future__ import annotations
