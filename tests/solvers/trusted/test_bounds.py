@@ -105,7 +105,8 @@ def test_the_discharge_is_refused_in_the_process_above_max_work(tmp_path):
 
 
 def test_the_estimate_counts_each_listed_file_once_and_only_the_judgments_named_as_the_obligation(tmp_path):
-    """work = sum over obligations of (judgments of its name) x (its JSON size) + (their JSON sizes), / 10."""
+    """work = sum over obligations of (judgments of its name) x weight(obligation) + their weights (limits._weight,
+    in twentieths of a unit), / 20: each file once, however often listed; a name with no judgment costs nothing."""
     envelope = {"claim": CLAIM, "statement": STATEMENT, "parameters": {}}
     a, b = JUDGMENT, JUDGMENT | {"bound": 1}
     other, third = {"judgment": "rank-at-most", "matrix": "x", "bound": 9}, {"judgment": "bits-at-least", "bits": 1}
@@ -113,15 +114,12 @@ def test_the_estimate_counts_each_listed_file_once_and_only_the_judgments_named_
     results = {os.path.join(folder, n): ("accepted", envelope, j)
                for n, j in [("a.cert.json", a), ("b.cert.json", b), ("c.cert.json", other), ("d.cert.json", third)]}
     wanted, unmatched = need(JUDGMENT | {"bound": 2}), need({"judgment": "fails", "m": 3})
-    size = lambda value: len(json.dumps(value))  # noqa: E731
-    # a third obligation, of other's name, padded so that one character more would make one unit more
-    padded = next(need({"judgment": "rank-at-most", "matrix": "y" * k, "bound": 9}) for k in range(10)
-                  if (2 * size(wanted["judgment"]) + size(a) + size(b) + size({"judgment": "rank-at-most", "matrix": "y" * k,
-                                                                                 "bound": 9}) + size(other)) % 10 == 9)
+    padded = need({"judgment": "rank-at-most", "matrix": "y", "bound": 9})
+    w = lambda j: limits._weight(j, core.RULES.get(j["judgment"], {}))  # noqa: E731
     rec = record(["c.cert.json", "b.cert.json", "a.cert.json", "d.cert.json", "x/a.cert.json", "b.cert.json"],
                  verify=[wanted], refute=[unmatched, padded])
     # "fails": no judgment of that name, 0; rank-at-most: one judgment (other)
-    work = (2 * size(wanted["judgment"]) + size(a) + size(b) + size(padded["judgment"]) + size(other)) // 10
+    work = (2 * w(wanted["judgment"]) + w(a) + w(b) + w(padded["judgment"]) + w(other)) // 20
     out = verdicts.verdict(str(tmp_path / "outcome.json"), rec, results, max_work=work)
     assert out["ok"] and [r["by"] for r in out["obligations"]] == ["a.cert.json", None, None]
     with pytest.raises(core.Refused, match=rf"^discharging 3 obligation\(s\) with 4 certificate\(s\) asks for about "
