@@ -147,7 +147,7 @@ def test_the_normalised_margin_search_decides_alone(m, n, positions, monkeypatch
     problems when the phase-one LP is not used at all."""
     from solvers import cutting
 
-    monkeypatch.setattr(cutting, "_phase_one", lambda *args: None)
+    monkeypatch.setattr(cutting, "_phase_one", lambda *args, **kwargs: None)
     found = lin.decide_reduced(m, n, positions)
     if m <= 3:
         assert isinstance(found.decision, lp.Feasible)
