@@ -16,19 +16,9 @@ from solvers.trusted.core import discharges
 from theorems.softmax_rank import _definitions as D
 from theorems.softmax_rank import _laws, spherical_law
 from theorems.softmax_rank.spherical_law import SphericalLaw
+from tests.theorems.softmax_rank.test_spherical_law import fresh_plans, judgments  # noqa: F401 (a fixture)
 
 EPS = Fraction(1, 10)
-
-
-@pytest.fixture
-def fresh_plans():
-    spherical_law._plan.cache_clear()
-    yield
-    spherical_law._plan.cache_clear()
-
-
-def judgments(out):
-    return [(c["kind"], trusted.check(c).judgment) for c in out.certificates]
 
 
 def test_the_circle_at_beta_16_gets_19_rows_where_the_margins_give_18(fresh_plans):
