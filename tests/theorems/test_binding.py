@@ -243,18 +243,28 @@ def test_the_builtin_scope_loads_the_packages_claims_and_no_plugin():
 
 
 def _serve(monkeypatch, request: dict | str, jobs: int = 1) -> tuple[int, list]:
-    """``_binding_main`` in this process: ``request`` on stdin, the answer lines read from its pipe."""
+    """``_binding_main`` in this process: ``request`` on stdin, the answer lines read from its pipe.
+
+    With more than one job the binding freezes the collector before it forks (``gc.freeze()``: in its own
+    process, so that its modules stay shared). Here that would freeze this test process's objects, and
+    ``gc.unfreeze()`` cannot undo one freeze alone: it releases every frozen object, also those frozen before
+    the call (a mutation tool's fork server starts the test process with objects frozen). So the freeze runs
+    and is undone only when nothing was frozen before; otherwise the call's freeze is skipped (no answer
+    depends on it), and the objects frozen before stay frozen."""
+    import gc
     import io
 
     read, write = os.pipe()
     monkeypatch.setattr(verification.sys, "stdin", io.StringIO(request if isinstance(request, str) else json.dumps(request)))
+    ours = gc.get_freeze_count() == 0
+    if not ours:
+        monkeypatch.setattr(gc, "freeze", lambda: None)
     try:
         status = verification._binding_main(["--answers", str(write), "--jobs", str(jobs)])
     finally:
         os.close(write)
-        import gc
-
-        gc.unfreeze()
+        if ours:
+            gc.unfreeze()  # nothing was frozen before the call: what is frozen now, the call froze
     with os.fdopen(read, "rb") as pipe:
         lines = pipe.read().decode().splitlines()
     return status, lines
@@ -329,6 +339,29 @@ def test_a_worker_that_dies_fails_only_its_own_item(tmp_path, monkeypatch):
     for name in ("die-once", "p1", "p2"):
         bound, pid, point = answers[str(tmp_path / name)]
         assert bound is True and point == name and int(pid) != os.getpid()
+
+
+def test_serving_leaves_the_freeze_it_found(tmp_path, monkeypatch):
+    """``_serve`` over the forking path: objects frozen before it (as a mutation tool's fork server freezes them)
+    are frozen after it, and with nothing frozen before, nothing is frozen after."""
+    import gc
+
+    monkeypatch.setattr(verification, "bind", _by_process)
+    request = {"nonce": "n", "scope": verification.BUILTIN, "items": [[str(tmp_path / f"p{k}"), ROW, "verified", k, ""] for k in range(2)]}
+    if gc.get_freeze_count():
+        pytest.skip("objects are frozen in this process already: this test would have to unfreeze them")
+    status, lines = _serve(monkeypatch, request, 2)
+    assert status == 0 and len(lines) == 2 and gc.get_freeze_count() == 0
+    held = [object()]  # a tracked container, frozen before the call
+    gc.freeze()
+    try:
+        assert all(item is not held for item in gc.get_objects())  # frozen: in no generation the collector walks
+        status, lines = _serve(monkeypatch, request, 2)
+        assert status == 0 and len(lines) == 2
+        assert all(item is not held for item in gc.get_objects())  # still frozen
+    finally:
+        gc.unfreeze()
+    assert any(item is held for item in gc.get_objects())
 
 
 def test_an_empty_request_is_answered_with_nothing(monkeypatch):
