@@ -11,7 +11,7 @@ sums the estimate ``work(data)`` the core refuses on, and prints
 certificates of at least ``MIN_SECONDS`` so timer noise does not decide; a kind with
 none that long shows its mean, marked ``*``: the fixed cost of one check dominates it).  With
 ``--scale`` it also checks grown variants (:func:`grown`): rows repeated, matrices
-tiled, rationals with many digits, kept only when the grown certificate is still
+tiled, points repeated with their column groups, rationals with many digits, kept only when the grown certificate is still
 accepted, so its cost is the cost of a real check.  ``--sample K`` takes every K-th certificate of each
 folder (a full S7 point has 4608).
 
@@ -96,6 +96,19 @@ def grown(cert: dict):
         yield "80-digit entries", c
     if name == "row-shift":
         yield from _repeated(cert, ("logits", "shifted"), "rows")
+    if name == "approx-rank-lower-inverse":
+        n = len(data["points"])
+        for k in (4, 16):  # every point k times, each group with its copies: the grouped matrix C is the same
+            c = copy.deepcopy(cert)
+            c["data"]["points"] = data["points"] * k
+            c["data"]["multiplicities"] = data["multiplicities"] * k
+            c["data"]["groups"] = [[j + t * n for t in range(k) for j in g] for g in data["groups"]]
+            yield f"points x{k}", c
+        big = 10**60 + 7
+        c = copy.deepcopy(cert)  # (s X)(s X)^T beta / s^2 = beta X X^T with a 60-digit s: the same logits
+        c["data"]["points"] = _scaled_rows(data["points"], big)
+        c["data"]["beta"] = str(Fraction(data["beta"]) / big**2)
+        yield "60-digit points", c
     if name in ("approx-rank-upper", "approx-rank-lower", "visible-dimension", "residual-bound"):
         key = "logits"
         if isinstance(data.get(key), list):
