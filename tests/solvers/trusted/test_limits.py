@@ -18,7 +18,6 @@ import pytest
 
 from solvers.trusted import core, limits, verdicts
 from tests.solvers.trusted.reading_list import CORE, PACKAGE
-from theorems import cli
 
 RETURNING = {"decode", "scaled"}  # decode returns json.loads' value, scaled a work estimate
 
@@ -52,10 +51,15 @@ def test_decode_refuses_what_json_loads_would_read():
 
 
 @pytest.fixture(scope="module")
-def default_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("limits") / "run"
-    assert cli.main(["check", "--out", str(out)]) == 0
-    return str(out)
+def default_run(default_check):
+    """The session's default ``attnproof check`` (tests/conftest.py): these tests only read it."""
+    return str(default_check)
+
+
+@pytest.fixture(scope="module")
+def default_lines(default_run) -> list[dict]:
+    """The core's lines on the default run under the limits as they are (both tests below start from them)."""
+    return core_lines(default_run)
 
 
 def core_lines(run: str, max_work: int = limits.MAX_WORK) -> list[dict]:
@@ -79,8 +83,8 @@ def no_limits(monkeypatch):
     monkeypatch.setattr(limits, "size_factor", lambda data: 1)
 
 
-def test_without_any_limit_the_default_run_is_judged_the_same(default_run, monkeypatch):
-    limited = core_lines(default_run)
+def test_without_any_limit_the_default_run_is_judged_the_same(default_run, default_lines, monkeypatch):
+    limited = default_lines
     assert len(limited) > 300
     assert all(line["status"] == "accepted" if line["type"] == "certificate" else line["ok"] for line in limited)
     with monkeypatch.context() as patch:
@@ -89,8 +93,8 @@ def test_without_any_limit_the_default_run_is_judged_the_same(default_run, monke
     assert unlimited == limited
 
 
-def test_tightened_limits_only_refuse(default_run, monkeypatch):
-    free = core_lines(default_run)
+def test_tightened_limits_only_refuse(default_run, default_lines, monkeypatch):
+    free = default_lines
     sizes = sorted(os.path.getsize(line["path"]) for line in free if line["type"] == "certificate")
     monkeypatch.setattr(limits, "MAX_BYTES", sizes[len(sizes) // 2])  # half the files are larger
     monkeypatch.setattr(limits, "MAX_VALUES", 2000)

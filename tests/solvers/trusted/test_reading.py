@@ -13,7 +13,6 @@ import pytest
 
 from solvers.trusted import core
 from tests.solvers.trusted import reading_list
-from theorems import cli
 
 FAMILY_LIMIT = 400  # code lines of one family module
 CORE_CEILING = 300  # code lines of parse.py + core.py + verdicts.py: it may only shrink
@@ -96,10 +95,9 @@ def test_a_family_is_imported_only_for_its_kinds():
 
 
 @pytest.fixture(scope="module")
-def default_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("reading") / "run"
-    assert cli.main(["check", "--out", str(out)]) == 0
-    return str(out)
+def default_run(default_check):
+    """The session's default ``attnproof check`` (tests/conftest.py): these tests only read it."""
+    return str(default_check)
 
 
 def test_the_documented_reading_list_is_the_default_runs(default_run):

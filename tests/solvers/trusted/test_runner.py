@@ -12,7 +12,7 @@ import sys
 
 from solvers.trusted import core, verdicts
 from tests.solvers.trusted.reading_list import ROOT
-from theorems import cli, verification
+from theorems import verification
 
 
 def core_alone(run: str) -> list[dict]:
@@ -29,9 +29,8 @@ def core_alone(run: str) -> list[dict]:
     return lines + [verdicts.outcome(path, results) for path in outcomes]
 
 
-def test_the_runners_lines_equal_the_core_alone_on_a_default_run(tmp_path):
-    run = str(tmp_path / "run")
-    assert cli.main(["check", "--out", run]) == 0
+def test_the_runners_lines_equal_the_core_alone_on_a_default_run(default_check):
+    run = str(default_check)  # the session's default check (tests/conftest.py), read only
     # started as verify starts it (python -I -S, the package and python-flint's folder on the path)
     boot = [sys.executable, "-I", "-S", "-c", verification.BOOT, os.pathsep.join(verification._search_path())]
     done = subprocess.run([*boot, "--jobs", "2", run], cwd=ROOT, capture_output=True, text=True)
