@@ -31,9 +31,18 @@ information) and ``c(t) = E_t cos(t - t_j)``:
   circle (``<= 2 D_K`` for r = 1); greedy arcs with ``|J| int_J ||p''|| = 4 eps``
   and Cauchy-Schwarz give ``rank_eps <= floor(pi sqrt(2 beta/eps)) + 1`` on the
   circle and ``<= floor(sqrt(S/(2 eps))) + 2`` for r = 1.
+* **tilted chords** (the sharpest): the same chords, between anchor rows rescaled by
+  ``e^{psi(a)}``, ``e^{psi(b)}`` with ``psi'' = beta`` (r = 1: ``psi'' = 0``), make every coordinate
+  of the rescaled curve convex, so a row's l1 error is exactly ``e^{g_J(t)} - 1`` with ``g_J`` the chord
+  gap of the convex ``phi = log Z + psi`` (a linear tilt of psi levels the arc's ends); the gap is
+  ``<= |J| Delta_J phi' / 4`` and ``phi'`` rises by ``2 pi beta`` around the circle (``<= D_K`` for
+  r = 1), so greedy arcs with ``|J| Delta_J phi' = 4 log(1 + eps)`` and Cauchy-Schwarz give
+  ``rank_eps <= floor(pi sqrt(beta/log(1 + eps))) + 1`` on the circle and
+  ``<= floor(sqrt(S/(4 log(1 + eps)))) + 2`` for r = 1.
 
 What the checker confirms is the finite step: the claimed bound satisfies the
-lemma's inequality (in arb on the circle, where pi enters; exactly for r = 1),
+lemma's inequality (in arb on the circle, where pi enters, and for the tilted chords, where
+``log(1 + eps)`` does; exactly otherwise),
 and, for an instance given by its logits, that it has that form (the
 double-centred logits have rank <= 1) and the spread it is charged with
 (both exact).
@@ -67,7 +76,7 @@ from solvers.trusted.matrices import lcm_denominator, matrix
 from solvers.trusted.limits import length_of, width_of  # sizes for work estimates
 
 PRECISIONS = (64, 128, 256, 512)
-CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors")
+CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors", "tilted-chords")
 
 
 def _epsilon(value) -> Fraction:
@@ -85,42 +94,64 @@ def _arb(q: Fraction) -> flint.arb:
     return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
-def _pi_squared_below(coefficient: Fraction, limit: Fraction) -> None:
-    """Require ``pi^2 * coefficient < limit``, decided in arb (refining); never equal (pi^2 is irrational)."""
+def _certainly_below(left, right) -> None:
+    """Require ``left() < right()`` for two real numbers given as arb-valued functions of the working
+    precision, decided in arb (refining the precision); never equal (each side here is irrational or the
+    comparison is strict on rationals)."""
     for bits in PRECISIONS:
         with flint.ctx.workprec(bits):
-            left = flint.arb.pi() ** 2 * _arb(coefficient)
-            if left < _arb(limit):
+            a, b = left(), right()
+            if a < b:
                 return
-            require(not left >= _arb(limit), "the bound is below the lemma's: certainly false")
+            require(not a >= b, "the bound is below the lemma's: certainly false")
     raise CertificateError(f"the bound is not certainly above the lemma's even at {PRECISIONS[-1]} bits")
+
+
+def _pi_squared_below(coefficient: Fraction, limit: Fraction) -> None:
+    """Require ``pi^2 * coefficient < limit`` (pi^2 is irrational: never equal)."""
+    _certainly_below(lambda: flint.arb.pi() ** 2 * _arb(coefficient), lambda: _arb(limit))
+
+
+def _log_1p(eps: Fraction) -> flint.arb:
+    """``log(1 + eps)``, the tilted chords' gap budget: a row's error ``e^g - 1`` is <= eps iff ``g <= log(1 + eps)``."""
+    return (1 + _arb(eps)).log()
 
 
 def circle_bound_holds(construction: str, beta: Fraction, eps: Fraction, bound: int) -> None:
     """anchor rows: ``bound >= pi sqrt(beta)/eps`` (``pi^2 beta < eps^2 bound^2``);
-    interpolated: ``bound >= floor(pi sqrt(2 beta/eps)) + 1`` (``2 pi^2 beta < eps bound^2``)."""
+    interpolated: ``bound >= floor(pi sqrt(2 beta/eps)) + 1`` (``2 pi^2 beta < eps bound^2``);
+    tilted chords: ``bound >= floor(pi sqrt(beta/log(1 + eps))) + 1`` (``pi^2 beta < log(1 + eps) bound^2``)."""
     if beta == 0:
         return  # every row is m / sum m: rank 1 <= bound
     if construction == "anchor-rows":
         _pi_squared_below(beta, eps * eps * bound * bound)
-    else:
+    elif construction == "interpolated-anchors":
         _pi_squared_below(2 * beta, eps * bound * bound)
+    else:
+        _certainly_below(lambda: flint.arb.pi() ** 2 * _arb(beta), lambda: _log_1p(eps) * bound * bound)
 
 
 def visible_one_bound_holds(construction: str, spread: Fraction, eps: Fraction, bound: int) -> None:
     """anchor rows: ``bound >= sqrt(S)/(2 eps)`` (``S <= 4 eps^2 bound^2``);
-    interpolated: ``bound >= floor(sqrt(S/(2 eps))) + 2`` (``S < 2 eps (bound - 1)^2``, bound >= 2)."""
+    interpolated: ``bound >= floor(sqrt(S/(2 eps))) + 2`` (``S < 2 eps (bound - 1)^2``, bound >= 2);
+    tilted chords: ``bound >= floor(sqrt(S/(4 log(1 + eps)))) + 2`` (``S < 4 log(1 + eps) (bound - 1)^2``,
+    bound >= 2; decided in arb, S = 0 exactly)."""
     if construction == "anchor-rows":
         require(spread <= 4 * eps * eps * bound * bound, "bound < sqrt(S)/(2 eps): below the anchor-row lemma")
-    else:
+    elif construction == "interpolated-anchors":
         require(bound >= 2 and spread < 2 * eps * (bound - 1) ** 2, "bound < floor(sqrt(S/(2 eps))) + 2: below the interpolated-anchor lemma")
+    else:
+        require(bound >= 2, "bound < 2: below the tilted-chord lemma (floor(sqrt(S/(4 log(1 + eps)))) + 2 >= 2)")
+        if spread > 0:
+            _certainly_below(lambda: _arb(spread), lambda: 4 * _log_1p(eps) * (bound - 1) ** 2)
 
 
 @kind("circle-anchors", "construction", "beta", "epsilon", "bound", work=lambda d: 100)
 def _circle_anchors(data: dict):
     """For every n, every X on the unit circle and every multiplicities, ``rank_eps <= bound`` at every
-    ``beta' <= beta``: the bound is at least the anchor-row (``ceil(pi sqrt(beta)/eps)``) or the
-    interpolated-anchor (``floor(pi sqrt(2 beta/eps)) + 1``) lemma's, decided in arb."""
+    ``beta' <= beta``: the bound is at least the anchor-row (``ceil(pi sqrt(beta)/eps)``), the
+    interpolated-anchor (``floor(pi sqrt(2 beta/eps)) + 1``) or the tilted-chord
+    (``floor(pi sqrt(beta/log(1 + eps))) + 1``) lemma's, decided in arb."""
     construction = _construction(data["construction"])
     beta = rational(data["beta"], "beta")
     require(beta >= 0, "beta must be >= 0")

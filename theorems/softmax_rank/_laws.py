@@ -198,3 +198,23 @@ def search_inverse(A: "np.ndarray", eps: Fraction, order=None, nested: bool = Fa
     only: the trusted checker decides the certificate.
     """
     return D.search_grouped(A, eps, order, nested, ratios, accept=lambda rows, groups: passes_inverse(A, rows, groups, eps))
+
+
+def least_accepted(holds, guess: int, least: int = 1) -> int:
+    """The least integer ``bound >= least`` that ``holds(bound)`` accepts (``holds`` raises to refuse), walked
+    from a float ``guess`` down while the one below is accepted, then up until accepted; the lemma bounds
+    accepted are monotone in the bound, so this is the least one."""
+
+    def ok(bound: int) -> bool:
+        try:
+            holds(bound)
+            return True
+        except Exception:  # the checker refused (a CertificateError), i.e. the bound is below the lemma's
+            return False
+
+    bound = max(least, guess)
+    while bound > least and ok(bound - 1):
+        bound -= 1
+    while not ok(bound):
+        bound += 1
+    return bound

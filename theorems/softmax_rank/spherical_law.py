@@ -28,8 +28,9 @@ here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
   upper: the rounded truncated SVD of W, every row error enclosed in arb.
   ``lower <= rank_eps <= upper`` on that instance.
 * **for every n and every X on the circle** (d = 2), with any multiplicities:
-  ``rank_eps <= ceil(pi sqrt(beta)/eps)`` (anchor rows) and
-  ``<= floor(pi sqrt(2 beta/eps)) + 1`` (interpolated anchors), proved in
+  ``rank_eps <= ceil(pi sqrt(beta)/eps)`` (anchor rows),
+  ``<= floor(pi sqrt(2 beta/eps)) + 1`` (interpolated anchors) and
+  ``<= floor(pi sqrt(beta/log(1 + eps))) + 1`` (tilted chords, the sharpest), proved in
   docs/softmax_rank.spherical_law.md; the checker confirms each bound's
   inequality in arb (``circle-anchors``).  With the largest certified lower
   bound this is the worst-case sandwich of ``R_2(n, beta)``.
@@ -325,28 +326,15 @@ def largest_window_n(beta: Fraction, eps: Fraction, d: int, inverse: bool = Fals
 
 def worst_case_bounds(beta: int, eps: Fraction) -> dict:
     """The all-instance upper bounds on the circle at beta: the least integers passing each lemma's inequality
-    (found with floats, then confirmed by the trusted checker's arb test)."""
-    x = pi * sqrt(beta) / float(eps)
-    anchors = max(1, ceil(x))
-    while anchors > 1 and _lemma_ok("anchor-rows", beta, eps, anchors - 1):
-        anchors -= 1
-    while not _lemma_ok("anchor-rows", beta, eps, anchors):
-        anchors += 1
-    interpolated = floor(pi * sqrt(2 * beta / float(eps))) + 1
-    while interpolated > 1 and _lemma_ok("interpolated-anchors", beta, eps, interpolated - 1):
-        interpolated -= 1
-    while not _lemma_ok("interpolated-anchors", beta, eps, interpolated):
-        interpolated += 1
-    return {"anchor-rows": anchors, "interpolated-anchors": interpolated}
-
-
-def _lemma_ok(construction: str, beta: int, eps: Fraction, bound: int) -> bool:
+    (found from a float guess, each candidate decided by the trusted checker's arb test)."""
     from solvers.trusted import geometry
-    try:
-        geometry.circle_bound_holds(construction, Fraction(beta), Fraction(eps), bound)
-        return True
-    except Exception:
-        return False
+
+    def least(construction: str, guess: float) -> int:
+        return _laws.least_accepted(lambda bound: geometry.circle_bound_holds(construction, Fraction(beta), Fraction(eps), bound), guess)
+
+    return {"anchor-rows": least("anchor-rows", ceil(pi * sqrt(beta) / float(eps))),
+            "interpolated-anchors": least("interpolated-anchors", floor(pi * sqrt(2 * beta / float(eps))) + 1),
+            "tilted-chords": least("tilted-chords", floor(pi * sqrt(beta / log(1 + float(eps)))) + 1)}
 
 
 @lru_cache(maxsize=32)
@@ -419,7 +407,8 @@ class SphericalLaw(Claim):
         Y, at_Y = rank_eps("Y")
         betas = sp.Intersection(sp.ImageSet(sp.Lambda(k, step**k), sp.Integers), sp.Interval(beta_min, beta_max), evaluate=False)
         anchors = sp.Min(sp.ceiling(sp.pi * sp.sqrt(beta) / eps), sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(2 * beta / eps))) + 1,
-                         evaluate=False)  # the anchor rows' bound and the interpolated anchors' bound
+                         sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta / sp.log(1 + eps)))) + 1,
+                         evaluate=False)  # the anchor rows', the interpolated anchors' and the tilted chords' bounds
         return Statement(
             hypotheses=(
                 (sp.Contains(beta, betas, evaluate=False), "for each temperature beta = step^k (k an integer) in [beta_min, beta_max]"),
@@ -432,7 +421,7 @@ class SphericalLaw(Claim):
                 "on every instance X certified at beta (n rational points exactly on S^{d-1}, each with its "
                 "multiplicity: the largest certified lower bound's window instance and the dense instance), "
                 "lower(X) <= rank_eps <= upper(X), the bounds its certificates state; for d = 2 also on every finite "
-                "set Y of points of the circle, with any multiplicities (anchor rows, interpolated anchors). The law "
+                "set Y of points of the circle, with any multiplicities (anchor rows, interpolated anchors, tilted chords). The law "
                 "Theta(min{n, (1+beta)^{(d-1)/2}}) on the worst case sup_{n,X} rank_eps is not checked",
             ),
         )
@@ -534,7 +523,8 @@ class SphericalLaw(Claim):
         if every:
             ev.fact("worst_case_sandwich (R_2(n, beta) = sup over n points of S^1: certified lower .. all-instance upper min(n, best))", {
                 b: {"lower": largest[b]["lower"], "upper": min(every[b].values()), "anchor rows": every[b]["anchor-rows"],
-                    "interpolated anchors": every[b]["interpolated-anchors"], "ratio": f"{min(every[b].values()) / largest[b]['lower']:.2f}"}
+                    "interpolated anchors": every[b]["interpolated-anchors"], "tilted chords": every[b]["tilted-chords"],
+                    "ratio": f"{min(every[b].values()) / largest[b]['lower']:.2f}"}
                 for b in every})
         ev.fact("instance_sandwiches", {b: {"largest-lower instance": [largest[b]["lower"], largest[b]["upper"]],
                                             "dense instance": [sandwich[b]["lower"], sandwich[b]["upper"]]} for b in largest})
@@ -605,7 +595,8 @@ class SphericalLaw(Claim):
         # dense instance's upper nearly meets) last, on top; each data series has its own marker
         series = []
         every = next((v for k, v in facts.items() if k.startswith("worst_case_sandwich")), {})
-        for key, label in (("anchor rows", "every n and X: anchor rows (upper)"), ("interpolated anchors", "every n and X: interpolated anchors (upper)")):
+        for key, label in (("anchor rows", "every n and X: anchor rows (upper)"), ("interpolated anchors", "every n and X: interpolated anchors (upper)"),
+                           ("tilted chords", "every n and X: tilted chords (upper)")):
             ys = [get(every, b, key) for b in bs]
             if every and all(y is not None for y in ys):
                 series.append((label, xs, tuple(ys)))

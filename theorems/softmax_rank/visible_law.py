@@ -11,8 +11,9 @@ Checked, at eps in (0, 1):
 
 * **r = 1, for every instance** (proved in docs/softmax_rank.spherical_law.md,
   "Worst-case upper bounds", with ``theta(t) = t``):
-  ``rank_eps <= max(1, ceil(sqrt(S)/(2 eps)))`` (anchor rows) and
-  ``<= floor(sqrt(S/(2 eps))) + 2`` (interpolated anchors), independent of n,
+  ``rank_eps <= max(1, ceil(sqrt(S)/(2 eps)))`` (anchor rows),
+  ``<= floor(sqrt(S/(2 eps))) + 2`` (interpolated anchors) and
+  ``<= floor(sqrt(S/(4 log(1 + eps)))) + 2`` (tilted chords), independent of n,
   N and the biases.  The trusted checker confirms the inequality exactly
   (``visible-one-anchors-every``) and, on each r = 1 instance below, that its
   logits have that form and the spread it is charged with (``visible-one-anchors``,
@@ -37,7 +38,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import lru_cache
-from math import ceil, floor, isqrt, sqrt
+from math import ceil, floor, isqrt, log, sqrt
 
 from flint import fmpz_mat
 
@@ -194,7 +195,15 @@ def rank_one_bounds(spread: Fraction, eps: Fraction) -> dict:
     interpolated = max(2, floor(sqrt(spread / (2 * float(eps)))))
     while not spread < 2 * eps * (interpolated - 1) ** 2:
         interpolated += 1
-    return {"anchor-rows": anchors, "interpolated-anchors": interpolated}
+    return {"anchor-rows": anchors, "interpolated-anchors": interpolated, "tilted-chords": _least_tilted(spread, eps)}
+
+
+def _least_tilted(spread: Fraction, eps: Fraction) -> int:
+    """The least bound the tilted-chord lemma accepts at spread S (``S < 4 log(1 + eps) (bound - 1)^2``, bound >= 2),
+    each candidate decided in arb by the trusted checker's own test."""
+    from solvers.trusted import geometry
+    guess = floor(sqrt(float(spread) / (4 * log(1 + float(eps))))) + 2
+    return _laws.least_accepted(lambda bound: geometry.visible_one_bound_holds("tilted-chords", spread, eps, bound), guess, least=2)
 
 
 def spread(r: int, beta: int) -> Fraction:

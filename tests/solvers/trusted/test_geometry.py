@@ -1,8 +1,8 @@
-"""The geometry family: all-instance upper bounds (anchor rows, interpolated anchors), each kind
+"""The geometry family: all-instance upper bounds (anchor rows, interpolated anchors, tilted chords), each kind
 accepting the lemma's least bound and rejecting one below it, hostile data, and the instance kind."""
 
 from fractions import Fraction
-from math import ceil, floor, pi, sqrt
+from math import ceil, floor, log, pi, sqrt
 
 import numpy as np
 import pytest
@@ -21,8 +21,12 @@ def check(kind, data):
 
 
 def least_circle(construction, beta, eps):
-    x = pi * sqrt(beta) / eps if construction == "anchor-rows" else pi * sqrt(2 * beta / eps)
-    return ceil(x) if construction == "anchor-rows" else floor(x) + 1
+    """The lemmas' bounds in floats, written out independently of the checker."""
+    if construction == "anchor-rows":
+        return ceil(pi * sqrt(beta) / eps)
+    if construction == "interpolated-anchors":
+        return floor(pi * sqrt(2 * beta / eps)) + 1
+    return floor(pi * sqrt(beta / log(1 + eps))) + 1
 
 
 @pytest.mark.parametrize("construction", geometry.CONSTRUCTIONS)
@@ -44,6 +48,9 @@ def test_the_better_constant_is_better_below_one_and_the_issue_value_holds():
     assert least_circle("anchor-rows", 64, 0.1) == 252 and least_circle("interpolated-anchors", 64, 0.1) == 113
     for beta in (1, 4, 16, 256, 1024, 10**4):
         assert least_circle("interpolated-anchors", beta, 0.1) < least_circle("anchor-rows", beta, 0.1)
+        assert least_circle("tilted-chords", beta, 0.1) < least_circle("interpolated-anchors", beta, 0.1)
+    # the tilted chords at beta = 16 ... 16384 (docs/softmax_rank.spherical_law.md): 41, 82, 163, 326, 652, 1303
+    assert [least_circle("tilted-chords", 4**k, 0.1) for k in range(2, 8)] == [41, 82, 163, 326, 652, 1303]
 
 
 def test_beta_zero_is_rank_one():
@@ -78,8 +85,9 @@ def test_an_all_instance_judgment_discharges_by_the_rules():
 @pytest.mark.parametrize("construction", geometry.CONSTRUCTIONS)
 def test_rank_one_every_is_exact(construction):
     eps, S = Fraction(1, 10), Fraction(64)
-    k = max(1, ceil(sqrt(S) / (2 * eps))) if construction == "anchor-rows" else floor(sqrt(S / (2 * eps))) + 2
-    assert k == (40 if construction == "anchor-rows" else 19)
+    k = {"anchor-rows": max(1, ceil(sqrt(S) / (2 * eps))), "interpolated-anchors": floor(sqrt(S / (2 * eps))) + 2,
+         "tilted-chords": floor(sqrt(float(S) / (4 * log(1.1)))) + 2}[construction]
+    assert k == {"anchor-rows": 40, "interpolated-anchors": 19, "tilted-chords": 14}[construction]
     j = check("visible-one-anchors-every", {"construction": construction, "spread": 64, "epsilon": "1/10", "bound": k}).judgment
     assert j["family"] == "rank-one-interaction" and j["spread_up_to"] == 64 and j["bound"] == k
     with pytest.raises(certificates.CertificateError, match="below"):
@@ -243,6 +251,13 @@ def test_rank_one_lemma_boundaries_are_exact():
         check("visible-one-anchors-every", {"construction": "interpolated-anchors", "spread": 0, "epsilon": eps, "bound": 1})
     with pytest.raises(certificates.CertificateError, match="spread"):
         check("visible-one-anchors-every", {"construction": "anchor-rows", "spread": -1, "epsilon": eps, "bound": 7})
+    # tilted chords: S < 4 log(1 + eps) (k - 1)^2 in arb; 4 log(1.1) = 0.3812..., so at k = 8 the limit is 18.68...
+    assert check("visible-one-anchors-every", {"construction": "tilted-chords", "spread": Fraction(1868, 100), "epsilon": eps, "bound": 8}).judgment["bound"] == 8
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("visible-one-anchors-every", {"construction": "tilted-chords", "spread": Fraction(1869, 100), "epsilon": eps, "bound": 8})
+    assert check("visible-one-anchors-every", {"construction": "tilted-chords", "spread": 0, "epsilon": eps, "bound": 2}).judgment["bound"] == 2
+    with pytest.raises(certificates.CertificateError, match="below"):
+        check("visible-one-anchors-every", {"construction": "tilted-chords", "spread": 0, "epsilon": eps, "bound": 1})
 
 
 def test_circle_lemma_margins_are_decided_in_arb_on_both_sides():
@@ -254,6 +269,16 @@ def test_circle_lemma_margins_are_decided_in_arb_on_both_sides():
     assert check("circle-anchors", {"construction": "interpolated-anchors", "beta": 1, "epsilon": "1/10", "bound": 15}).judgment["bound"] == 15
     with pytest.raises(certificates.CertificateError, match="certainly false"):
         check("circle-anchors", {"construction": "interpolated-anchors", "beta": 1, "epsilon": "1/10", "bound": 14})
+    # pi^2 beta < log(1 + eps) k^2: beta = 1, eps = 1/10: k^2 > 103.55, so 11 holds (121) and 10 fails (100)
+    assert check("circle-anchors", {"construction": "tilted-chords", "beta": 1, "epsilon": "1/10", "bound": 11}).judgment["bound"] == 11
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": "tilted-chords", "beta": 1, "epsilon": "1/10", "bound": 10})
+    # close to the edge: beta just above k^2 log(1.1) / pi^2 at k = 100 (decided in arb, not in floats)
+    edge = 100**2 * log(1.1) / pi**2
+    with pytest.raises(certificates.CertificateError):
+        check("circle-anchors", {"construction": "tilted-chords", "beta": Fraction(round(edge * 10**12) + 1, 10**12), "epsilon": "1/10", "bound": 100})
+    assert check("circle-anchors", {"construction": "tilted-chords", "beta": Fraction(round(edge * 10**12) - 1, 10**12), "epsilon": "1/10",
+                                    "bound": 100}).judgment["bound"] == 100
     # a bound just above pi sqrt(beta)/eps at a beta that makes the comparison close: beta = k^2 eps^2 / pi^2 rounded up
     beta = Fraction(round(10**12 * 0.01 * 100**2 / pi**2) + 1, 10**12)
     with pytest.raises(certificates.CertificateError):
