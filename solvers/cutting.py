@@ -45,7 +45,14 @@ solved quickly but its postsolved point can fail many rows, and the simplex that
 thrashed for minutes (n = 4 with positions, m = 48).  So the search's simplex gets one
 iteration per row of its LP (a count, not a time: the path does not depend on the load),
 and an LP that passes it goes to the interior point without crossover — a point only; a
-float certificate still comes from a vertex (:func:`_search`).
+float certificate still comes from a vertex (:func:`_search`).  The round after one where
+the simplex gave up and the interior point found the point starts with the interior point:
+the last rounds' LPs grow by a few rows a round, and a simplex that gave up on one usually
+gives up on the next, late (n = 4 with positions: at m = 48 a solve error at round 5, then
+88 s of capped simplex at round 6 before the interior point found the point in 1.4 s; at
+m = 64 401 s of capped simplex, then 4.3 s of interior point).  Only that round: a simplex
+that succeeds is the search's path (its vertices make the float certificates), so the one
+after goes back to it.
 """
 
 from __future__ import annotations
@@ -125,6 +132,7 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
     aside, returned = set(), set()  # rows set aside; rows that came back (never set aside again)
     rounds = 0
     coefs_of = {}
+    interior_first = False  # the last round's simplex gave up and its interior point answered (:func:`_search`)
 
     def coefs(key):
         if key not in coefs_of:
@@ -167,7 +175,8 @@ def decide(system: Implicit, initial: list, budget: float | None = None, poll=la
         if deadline is not None and remaining() <= 0:
             return Result(lp.Unknown(f"budget of {budget}s exhausted in row generation"), keys, rounds, len(keys), keys)
         rows = [coefs(k) for k in active]
-        found = _search(system, rows, remaining())
+        found = _search(system, rows, remaining(), interior_first)
+        interior_first = found.interior_instead
         if found.x is not None and add(system.violated(found.x, 1 - tolerance)):
             set_aside(rows, found.x, found.values)
             continue
@@ -253,9 +262,10 @@ class _Found:
     support: list | None = None  # else: the generated rows the float dual weighs (None: all)
     bounded: list = field(default_factory=list)  # else: (column, at its upper bound) the dual leans on
     values: np.ndarray | None = None  # with x, when at hand: a_r · x for the generated rows, in order
+    interior_instead: bool = False  # x is the interior point's, where the (capped) simplex gave up
 
 
-def _search(system: Implicit, rows: list, time_limit) -> _Found:
+def _search(system: Implicit, rows: list, time_limit, interior_first: bool = False) -> _Found:
     """A point meeting the generated rows, or the support of a float certificate.
 
     First :func:`_phase_one` by dual simplex (HiGHS's choice, fastest here) with at most
@@ -266,14 +276,28 @@ def _search(system: Implicit, rows: list, time_limit) -> _Found:
     26,666 rows) HiGHS's presolved LP is solved in 9,292 iterations, but its postsolved
     point fails 211 rows by a sum of 2.8e6 and the simplex that repairs it ran for 15
     minutes; the interior point found a point of the same LP in 3.4 s of CPU.  A count of
-    iterations, not a time limit, so that the search's path does not depend on the load."""
+    iterations, not a time limit, so that the search's path does not depend on the load.
+
+    ``interior_first`` (in the last round the simplex gave up and the interior point found the
+    point): the interior point first, and the simplex only when it gives no point.  On an LP
+    where the simplex gives up, the interior point is the call that answers anyway, so the
+    path is the same, without the capped simplex's iterations (n = 4 with positions: 88 s of
+    CPU at m = 48, 401 s at m = 64).  Where the interior point gave no point either (n = 4,
+    m = 64: HiGHS's postsolve fails both), the next round starts with the simplex as before."""
     start = time.monotonic()
     left = lambda: None if time_limit is None else time_limit - (time.monotonic() - start)  # noqa: E731
-    found = _phase_one(system, rows, time_limit)
+
+    def interior():
+        point = _phase_one(system, rows, left(), interior=True)
+        return point if point is not None and point.x is not None else None  # an interior dual weighs nearly every row: no support worth deciding
+
+    found = interior() if interior_first else None
     if found is None:
-        found = _phase_one(system, rows, left(), interior=True)
-        if found is not None and found.x is None:
-            found = None  # an interior dual weighs nearly every row: no support worth deciding
+        found = _phase_one(system, rows, left())
+        if found is None and not interior_first:  # the simplex gave up: the interior point, once a round
+            found = interior()
+            if found is not None:
+                found.interior_instead = True
     if found is None:
         found = _margin(system, rows, left())
     return found or _Found(support=None)
