@@ -96,8 +96,8 @@ def _arb(q: Fraction) -> flint.arb:
 
 def _certainly_below(left, right) -> None:
     """Require ``left() < right()`` for two real numbers given as arb-valued functions of the working
-    precision, decided in arb (refining the precision); never equal (each side here is irrational or the
-    comparison is strict on rationals)."""
+    precision, decided in arb (refining the precision).  An equality could never be decided and is refused
+    at the last precision: a refusal, never a wrong acceptance."""
     for bits in PRECISIONS:
         with flint.ctx.workprec(bits):
             a, b = left(), right()
@@ -114,7 +114,7 @@ def _pi_squared_below(coefficient: Fraction, limit: Fraction) -> None:
 
 def _log_1p(eps: Fraction) -> flint.arb:
     """``log(1 + eps)``, the tilted chords' gap budget: a row's error ``e^g - 1`` is <= eps iff ``g <= log(1 + eps)``."""
-    return (1 + _arb(eps)).log()
+    return _arb(eps).log1p()  # log1p, not log(1 + eps): the rounded 1 + eps would lose a tiny eps entirely
 
 
 def circle_bound_holds(construction: str, beta: Fraction, eps: Fraction, bound: int) -> None:
