@@ -11,7 +11,7 @@ so a limit can only turn an acceptance into a refusal, never anything into an ac
   ``int`` either way — or raises ``Refused`` (an integer of more than ``MAX_DIGITS`` digits, nesting
   past the interpreter's recursion limit), so the core's hooks decide every value;
 - :func:`scaled`, :func:`discharge_work` and the sizes below (``length_of``, ``width_of``, ``digits_of``,
-  ``number_size``) only make the numbers a work estimate is compared with; an estimate decides nothing but
+  ``lcm_digits``, ``number_size``) only make the numbers a work estimate is compared with; an estimate decides nothing but
   :func:`work`'s refusal, and a size read off hostile data survives it (0 for what is malformed).
 
 ``tests/solvers/trusted/test_limits.py`` shows this on the default run: with every limit here
@@ -180,6 +180,26 @@ def digits_of(rows) -> int:
         for v in row if isinstance(row, list) else ():
             longest = max(longest, len(v) if isinstance(v, str) else v.bit_length() * 3 // 10 + 1 if isinstance(v, int) else 1)
     return longest
+
+
+def lcm_digits(lines, cap: int = 10**5) -> int:
+    """Decimal digits of the least common denominator of the most demanding line (a row, or a column) of
+    entries, each denominator read off the text of a ``"p/q"`` (an int's is 1, a malformed entry's 1; one of
+    more than ``MAX_DIGITS`` digits, which ``core.rational`` rejects, gives ``cap``); each lcm stops above
+    ``cap`` digits."""
+    most = 1
+    for line in lines:
+        common = 1
+        # each distinct denominator once: a line of dyadic entries has a few (read as text: no Fraction per entry)
+        for q in {v.partition("/")[2] for v in line if type(v) is str} if isinstance(line, (list, tuple)) else ():
+            if len(q) > MAX_DIGITS:
+                return cap
+            if q.isascii() and q.isdigit() and int(q):
+                common = math.lcm(common, int(q))
+                if common.bit_length() > cap * 10 // 3:
+                    return cap
+        most = max(most, common.bit_length() * 3 // 10 + 1)
+    return most
 
 
 _RATIONAL = re.compile(r"-?[0-9]{1,%d}(/[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS))  # core.rational's grammar

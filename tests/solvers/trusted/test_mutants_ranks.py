@@ -7,10 +7,11 @@ behaviour: each expected number below is the documented formula worked out by ha
 """
 
 import re
+from fractions import Fraction
 
 import pytest
 
-from solvers.trusted import core, ranks
+from solvers.trusted import core, limits, ranks
 from solvers.trusted.core import CertificateError, Refused, encode
 
 D40 = "1" + "0" * 39  # a 40-digit integer, written as text
@@ -70,12 +71,66 @@ def test_rank_lower_estimate():
     assert work("rank-lower", {"matrix": [[D40, 1, 1, 1]] * 3, "rows": [0, 1, 2], "cols": [0]}) == 12 + 9 * 2 + 27
 
 
-@pytest.mark.parametrize("where", ["matrix", "left", "right"])
-def test_rank_upper_estimate_reads_the_longest_number_of_all_three(where):
-    data = {"matrix": [[1, 1], [1, 1]], "left": [[1], [1]], "right": [[1, 1], [1, 1]]}
-    data[where] = [[D50] + row[1:] for row in data[where][:1]] + data[where][1:]
-    # 6 (calibration, bench/trusted_work.py) * size 4 * k = 2 rows of G * op((k+1) d), d = 50: op(150) = 2
-    assert work("rank-upper", data) == 6 * 4 * 2 * 2
+D250 = "1" + "0" * 249  # op(250) = 1 + 2^2 = 5
+
+
+@pytest.mark.parametrize("where, expected", [("matrix", 112), ("left", 128), ("right", 144)])
+def test_rank_upper_estimate_reads_each_matrix_by_its_own_longest_number(where, expected):
+    data = {"matrix": [[1, 1], [1, 1]], "left": [[1], [1]], "right": [[1, 1], [1, 1], [1, 1]]}
+    data[where] = [[D250] + row[1:] for row in data[where][:1]] + data[where][1:]
+    # n = N = 2, k = 3 rows of G; reading 4 (size(A) op(d_A) + size(F) op(d_F)) + 2 (3 - n) size(G) op(d_G),
+    # product n N k op(D), D = d_F + lcm digits of F's rows + d_G + lcm digits of G's columns (all 1 here):
+    # matrix: 4 (4 * 5 + 2) + 2 * 6 + 12 * op(4)          = 88 + 12 + 12
+    # left:   4 (4 + 2 * 5) + 2 * 6 + 12 * op(253) = 5    = 56 + 12 + 60
+    # right:  4 (4 + 2)     + 2 * 6 * 5 + 12 * op(253)    = 24 + 60 + 60
+    assert work("rank-upper", data) == expected
+
+
+def test_rank_upper_estimate_counts_the_common_denominator_of_each_row_of_f():
+    zeros, G = [[0, 0]] * 3, [[0, 0]] * 4  # n = 3 rows (G's reading covered by the product), N = 2, k = 4
+    dyadic = [[f"1/{2**e}" for e in (200, 199, 198, 197)]] * 3
+    coprime = [[f"1/{2**200}", f"1/{3**126}", f"1/{5**86}", f"1/{7**71}"]] * 3
+    # every entry "1/" + 61 digits: d_F = 63; reading 4 (6 * 1 + 12 * op(63) = 1) = 72; product 3 * 2 * 4 = 24 op(D)
+    # dyadic: lcm 2^200, 61 digits: D = 63 + 61 + 1 + 1 = 126, op 2
+    assert work("rank-upper", {"matrix": zeros, "left": dyadic, "right": G}) == 72 + 24 * 2
+    # coprime: lcm 2^200 3^126 5^86 7^71, 799 bits, 799 * 3 // 10 + 1 = 240 digits: D = 305, op 1 + 3^2 = 10
+    assert work("rank-upper", {"matrix": zeros, "left": coprime, "right": G}) == 72 + 24 * 10
+
+
+def test_rank_upper_estimate_counts_the_common_denominator_of_each_column_of_g():
+    G = [[f"1/{2**200}", f"1/{3**126}", f"1/{5**86}", f"1/{7**71}"]]  # one row (k = 1): its lcm has 240 digits
+    # each column holds one denominator, 61 digits: D = 1 + 1 + 63 + 61 = 126, op 2 (by G's row: 305, op 10)
+    # reading 4 (size(A) 12 + size(F) 3), n = 3: nothing for G; product 3 * 4 * 1 * 2
+    assert work("rank-upper", {"matrix": [[0] * 4] * 3, "left": [[0]] * 3, "right": G}) == 60 + 24
+
+
+def test_rank_upper_estimate_charges_g_for_each_row_of_a_below_three():
+    G = [["1/3", "1/5"]] * 2  # k = 2, N = 2, d_G = 3, columns' lcm 1 digit: D = 1 + 1 + 3 + 1 = 6
+    for n, expected in [(1, 4 * (2 + 2) + 2 * 2 * 4 + 4), (2, 4 * (4 + 4) + 2 * 1 * 4 + 8), (3, 4 * (6 + 6) + 12), (6, 4 * (12 + 12) + 24)]:
+        assert work("rank-upper", {"matrix": [[0, 0]] * n, "left": [[0, 0]] * n, "right": G}) == expected
+
+
+def test_lcm_digits_reads_denominators_off_the_text():
+    # lcm(1024, 3) = 3072: 12 bits -> 12 * 3 // 10 + 1 = 4; lcm(4, 8, 1024) = 1024: 11 bits -> 4; the most of the lines
+    assert [limits.lcm_digits(rows) for rows in ([["1/1024", "1/3"]], [["1/4", "1/8", "1/1024"]], [["1/3"], ["1/1024", "1/3"]])] == [4, 4, 4]
+    # ints, malformed entries and lines, a zero denominator: 1
+    assert [limits.lcm_digits(rows) for rows in ([[5, 7]], [None, "x", ["a/b", "1/0", 3.5, "1/+3", "1/"]], [], [[]])] == [1] * 4
+    assert limits.lcm_digits([["1/" + "1" * 2001]]) == 10**5  # longer than an entry may be: the cap
+    assert limits.lcm_digits([["1/" + "1" * 2000]]) == 1993  # as long as may be: 6641 bits, 6641 * 3 // 10 + 1
+    assert limits.lcm_digits([["1/512"]], 3) == 3 + 1  # 10 bits: not above 3 * 10 // 3
+    assert limits.lcm_digits([["1/1024"]], 3) == 3  # 11 bits: capped
+    assert limits.lcm_digits(zip(*[["1/3", "1/5"], ["1/7", "1/5"]])) == 2  # columns: lcm 21 (5 bits) and 5
+
+
+def test_the_rank_upper_estimate_is_its_refusal_boundary():
+    F, G = [["1/2", 1], [3, "-1/4"], [0, "5/8"]], [[1, "1/2", 0], ["3/4", 1, 2]]
+    A = [[Fraction(F[i][0]) * Fraction(G[0][j]) + Fraction(F[i][1]) * Fraction(G[1][j]) for j in range(3)] for i in range(3)]
+    data = {"matrix": A, "left": F, "right": G}
+    estimate = work("rank-upper", encode(data))
+    assert estimate == 4 * (9 + 6) + 3 * 3 * 2  # n = 3, digits at most 4 ("-1/4"), D = 4 + 1 + 3 + 1: op 1
+    assert core.check(cert("rank-upper", data), max_work=estimate).judgment["bound"] == 2
+    with pytest.raises(Refused, match=re.escape(f"rank-upper: asks for about {estimate} operations, above the limit of {estimate - 1}")):
+        core.check(cert("rank-upper", data), max_work=estimate - 1)
 
 
 def test_visible_dimension_estimate():

@@ -124,7 +124,9 @@ def test_work_is_estimated_from_sizes_and_refused_before_it_starts():
     with pytest.raises(Refused, match="operations"):
         accepts("duality", {"matrix": [[big] * 14] * 20})
     with pytest.raises(Refused, match="operations"):
-        accepts("rank-upper", {"matrix": [[big] * 20] * 20, "left": [[big] * 20] * 20, "right": [[big] * 20] * 20})
+        # 30 x 30: 27 000 multiply-adds of numbers of D = 12 002 digits, 1 + 120^2 units each: 3.9 10^8; 20 x 20 is
+        # estimated 1.2 10^8 (below the limit) and checks in about 0.1 s: its entries are one number, parsed once
+        accepts("rank-upper", {"matrix": [[big] * 30] * 30, "left": [[big] * 30] * 30, "right": [[big] * 30] * 30})
     distinct = [[f"1/{10**1999 + 10 * i + j}" for j in range(10)] for i in range(10)]
     with pytest.raises(Refused, match="operations"):
         accepts("visible-dimension", {"logits": distinct, "tau": 0, "count": 9})
