@@ -39,12 +39,34 @@ def pytest_sessionstart(session):
             pytest.exit(f"{package} is imported from {origin}, not from the checkout under test {ROOT}", returncode=4)
 
 
+# ------------------------------------------------------------ two workers (pytest-xdist), one environment
+
+TERMINAL = ("COLUMNS", "LINES")  # an xdist worker starts with COLUMNS=80 and LINES=24 set, whatever the main process had
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """In the main process, for each xdist worker: the terminal variables as they are here."""
+    node.workerinput["terminal_environ"] = {key: os.environ.get(key) for key in TERMINAL}
+
+
+def pytest_configure(config):
+    """In an xdist worker: the main process's terminal variables, so that a command a test runs (the
+    terminal table of ``check``, whose width is ``$COLUMNS`` off a terminal) prints as it does in one process."""
+    for key, value in getattr(config, "workerinput", {}).get("terminal_environ", {}).items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
 # ------------------------------------------------------------ no leaks between tests
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD)
 GRACE = 5.0  # seconds a test's threads and child processes get to end after it
 OWN = {"PYTEST_CURRENT_TEST"}  # pytest's own, set at each phase of a test
 LEFT: list[tuple[str, str]] = []  # (test, what it left behind and was restored), for the summary
+RESTORED = "left behind, restored"  # the key of what no_leaks restored, in the test's user_properties
 
 
 def _children() -> set[int]:
@@ -111,7 +133,8 @@ def no_leaks(request):
         if signal.getsignal(number) != handler and handler is not None:
             left.append(f"the {signal.Signals(number).name} handler ({signal.getsignal(number)!r})")
             signal.signal(number, handler)
-    LEFT.extend((request.node.nodeid, what) for what in left)
+    # carried by the test's teardown report, so that the summary has it when the test ran in an xdist worker
+    request.node.user_properties.extend((RESTORED, what) for what in left)
 
     deadline = time.monotonic() + GRACE
     new = [t for t in threading.enumerate() if t not in threads]
@@ -200,6 +223,12 @@ def _skip_reason(report) -> str:
     else:
         reason = str(longrepr)
     return re.sub(r"^Skipped: ", "", reason).strip()
+
+
+def pytest_runtest_logreport(report):
+    """In the process that writes the summary (the main one under xdist too): what each test left behind."""
+    if report.when == "teardown":
+        LEFT.extend((report.nodeid, what) for key, what in report.user_properties if key == RESTORED)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 
 SUITE = '''
@@ -55,7 +57,7 @@ def test_leaves_a_process():
 '''
 
 
-def run_suite(tmp_path, ci: bool) -> subprocess.CompletedProcess:
+def run_suite(tmp_path, ci: bool, *args: str) -> subprocess.CompletedProcess:
     (tmp_path / "tests").mkdir()
     shutil.copy(HERE / "conftest.py", tmp_path / "tests" / "conftest.py")
     (tmp_path / "tests" / "__init__.py").write_text("")
@@ -66,11 +68,14 @@ def run_suite(tmp_path, ci: bool) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTHONPATH", "PYTEST_ADDOPTS")}
     env |= {"CI": "true"} if ci else {}
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-rN",
-                           "tests/test_small.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+                           *args, "tests/test_small.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_the_skip_report_groups_what_a_green_run_did_not_test_and_leaks_are_restored_or_fail(tmp_path):
-    done = run_suite(tmp_path, ci=False)
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one process", "two xdist workers"])
+def test_the_skip_report_groups_what_a_green_run_did_not_test_and_leaks_are_restored_or_fail(tmp_path, workers):
+    # with two workers (the suite's default, pyproject's addopts) the tests run in the workers and the
+    # summary is written by the main process, from the tests' reports
+    done = run_suite(tmp_path, False, *workers)
     out = done.stdout
     assert done.returncode == 1, out[-3000:]
     section = out[out.index("not tested: 5 skipped"):]
