@@ -11,7 +11,7 @@ form (``rank-one-reduced-infeasible``, in process).  Cold: no hint from a smalle
 A problem stops growing m once one of its points takes more than ``--cap`` seconds; each
 point is decided within ``--budget`` seconds of wall clock (the claim's budget: past it the
 answer is "unknown", and its reason is printed to stderr; 1,200 s by default: n = 4 with
-positions at m = 48 takes about 150 s of CPU, 8 minutes of wall at load 8).
+positions takes 37-55 s of CPU at m = 48 (load 7) and 246 s at m = 64 (5 minutes of wall at load 1-3)).
 Times are CPU seconds of this process (time.process_time: the load of a shared machine
 hardly enters).  The growth exponent is the least-squares slope of log(build + solve) against log m
 over the points with m >= 8.
