@@ -321,20 +321,23 @@ def serve(monkeypatch, request, argv: list[str], os_module=os) -> tuple[int, lis
     """``_binding_main(argv)`` in this process, ``{fd}`` in argv replaced by a real pipe's write end: its exit
     status, the lines it wrote on the pipe, and how many times it called ``gc.freeze()`` (counted by the
     calls, not by ``gc.get_freeze_count()``: a test process may hold frozen objects already, as a mutation
-    tool's fork server does, and some of them may be freed during the call)."""
+    tool's fork server does, and some of them may be freed during the call).  The call's freezes run, and are
+    undone, only when nothing was frozen before: ``gc.unfreeze()`` releases every frozen object, also those
+    (as ``test_binding._serve``)."""
     import gc
 
     read, write = os.pipe()
     monkeypatch.setattr(verification.sys, "stdin", io.StringIO(request if isinstance(request, str) else json.dumps(request)))
     monkeypatch.setattr(verification, "os", os_module)
-    calls, freeze = [], gc.freeze
-    monkeypatch.setattr(gc, "freeze", lambda: calls.append(1) or freeze())
+    calls, freeze, ours = [], gc.freeze, gc.get_freeze_count() == 0
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(1) or (freeze() if ours else None))
     try:
         status = verification._binding_main([a.replace("{fd}", str(write)) for a in argv])
         frozen = len(calls)
     finally:
         os.close(write)
-        gc.unfreeze()
+        if ours:
+            gc.unfreeze()  # nothing was frozen before the call: what is frozen now, the call froze
     with os.fdopen(read, "rb") as pipe:
         return status, pipe.read().decode().splitlines(), frozen
 
