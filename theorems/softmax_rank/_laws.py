@@ -205,11 +205,13 @@ def least_accepted(holds, guess: int, least: int = 1) -> int:
     from a float ``guess`` down while the one below is accepted, then up until accepted; the lemma bounds
     accepted are monotone in the bound, so this is the least one."""
 
+    from solvers.trusted.core import CertificateError
+
     def ok(bound: int) -> bool:
         try:
             holds(bound)
             return True
-        except Exception:  # the checker refused (a CertificateError), i.e. the bound is below the lemma's
+        except CertificateError:  # the checker refused: the bound is below the lemma's (anything else is raised)
             return False
 
     bound = max(least, guess)
