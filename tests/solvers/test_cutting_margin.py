@@ -11,7 +11,7 @@ import pytest
 from solvers import cutting
 
 
-def _box(rows: list) -> cutting.Implicit:
+def _box() -> cutting.Implicit:
     return cutting.Implicit(nvars=3, row=None, violated=None, violated_exact=None,
                             lower=np.full(3, -1.0), upper=np.full(3, 1.0))
 
@@ -32,7 +32,7 @@ def crossovers(monkeypatch):
 
 def test_a_feasible_margin_lp_is_answered_without_crossover(crossovers):
     rows = [{0: 1}, {1: 1}, {0: 1, 1: -1, 2: 1}]
-    found = cutting._margin(_box(rows), rows, None)
+    found = cutting._margin(_box(), rows, None)
     assert found is not None and found.x is not None
     assert all(sum(c * found.x[j] for j, c in r.items()) >= 1 - 1e-6 for r in rows)  # x / t: margin 1
     assert crossovers == ["off"]  # no vertex asked for
@@ -40,7 +40,7 @@ def test_a_feasible_margin_lp_is_answered_without_crossover(crossovers):
 
 def test_an_infeasible_margin_lp_is_solved_again_with_crossover_for_a_small_support(crossovers):
     rows = [{0: 1}, {1: 1}, {0: -1, 1: -1}, {2: 1}, {2: 1, 0: 1}]  # rows 0, 1, 2 sum to zero: no point
-    found = cutting._margin(_box(rows), rows, None)
+    found = cutting._margin(_box(), rows, None)
     assert found is not None and found.x is None
     assert crossovers == ["off", "on"]
     assert set(found.support) == {0, 1, 2} and not found.bounded  # the vertex dual: the three rows that cancel
