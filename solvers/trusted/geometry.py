@@ -39,10 +39,19 @@ information) and ``c(t) = E_t cos(t - t_j)``:
   r = 1), so greedy arcs with ``|J| Delta_J phi' = 4 log(1 + eps)`` and Cauchy-Schwarz give
   ``rank_eps <= floor(pi sqrt(beta/log(1 + eps))) + 1`` on the circle and
   ``<= floor(sqrt(S/(4 log(1 + eps)))) + 2`` for r = 1.
+* **Jeffreys chords** (sharper still for eps < 0.63): the same levelled chords, with the error
+  ``1/mu - 1`` bounded through the rows' Jeffreys divergence instead of the quarter: on an arc J of
+  length ``<= 1``, ``1 - mu <= c |J| Delta_J phi'`` with ``c = 17/100`` on the circle (``1/8`` from the
+  exponential part, ``<= 17/100`` from each coordinate's curvature ``beta (1 - cos)``, checked by
+  Bernstein polynomials) and ``c = 1/8`` for r = 1 (no curvature part).  Greedy arcs with
+  ``|J| Delta_J = x* = eps/((1 + eps) c)``, capped at length 1 on the circle (free when
+  ``beta >= 4 x*``), give ``rank_eps <= floor(2 pi sqrt(beta/x*)) + 1`` on the circle for
+  ``beta >= 4 x*`` (below, the tilted chords' bound at ``4 x*`` covers every smaller beta) and
+  ``<= floor(sqrt(S/x*)) + 2`` for r = 1.
 
 What the checker confirms is the finite step: the claimed bound satisfies the
 lemma's inequality (in arb on the circle, where pi enters, and for the tilted chords, where
-``log(1 + eps)`` does; exactly otherwise),
+``log(1 + eps)`` does; exactly otherwise — the Jeffreys chords for r = 1),
 and, for an instance given by its logits, that it has that form (the
 double-centred logits have rank <= 1) and the spread it is charged with
 (both exact).
@@ -52,7 +61,7 @@ Judgments (fields exactly as listed):
 * ``approx-rank-at-most-every {family: "circle", beta_up_to, epsilon, bound}``:
   for every ``beta' in [0, beta_up_to]``, every n, every finite X on the unit
   circle and every multiplicities, ``rank_eps(rowsoftmax(beta' X X^T + 1 (log m)^T)) <= bound``
-  (both lemmas' bounds grow with beta).
+  (every lemma's bound grows with beta).
 * ``approx-rank-at-most-every {family: "rank-one-interaction", spread_up_to, epsilon, bound}``:
   for every logits ``a 1^T + 1 b^T + q k^T`` of spread ``<= spread_up_to``, any
   n, N and biases, ``rank_eps(rowsoftmax(L)) <= bound``.
@@ -76,7 +85,10 @@ from solvers.trusted.matrices import lcm_denominator, matrix
 from solvers.trusted.limits import length_of, width_of  # sizes for work estimates
 
 PRECISIONS = (64, 128, 256, 512)
-CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors", "tilted-chords")
+CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors", "tilted-chords", "jeffreys-chords")
+# The Jeffreys chords' constants (docs/softmax_rank.spherical_law.md, Lemma 4): on an arc of length <= ARC_CAP,
+# 1 - mu <= c |J| Delta_J with c = CHORD_CIRCLE on the circle and CHORD_LINE (exactly 1/8) for r = 1.
+CHORD_CIRCLE, CHORD_LINE, ARC_CAP = Fraction(17, 100), Fraction(1, 8), 1
 
 
 def _epsilon(value) -> Fraction:
@@ -120,26 +132,38 @@ def _log_1p(eps: Fraction) -> flint.arb:
 def circle_bound_holds(construction: str, beta: Fraction, eps: Fraction, bound: int) -> None:
     """anchor rows: ``bound >= pi sqrt(beta)/eps`` (``pi^2 beta < eps^2 bound^2``);
     interpolated: ``bound >= floor(pi sqrt(2 beta/eps)) + 1`` (``2 pi^2 beta < eps bound^2``);
-    tilted chords: ``bound >= floor(pi sqrt(beta/log(1 + eps))) + 1`` (``pi^2 beta < log(1 + eps) bound^2``)."""
+    tilted chords: ``bound >= floor(pi sqrt(beta/log(1 + eps))) + 1`` (``pi^2 beta < log(1 + eps) bound^2``);
+    Jeffreys chords, with ``x* = eps/((1 + eps) c)`` and ``beta_0 = 4 x*/ARC_CAP^2``: for ``beta' >= beta_0``,
+    ``bound >= floor(2 pi sqrt(beta/x*)) + 1`` (``4 pi^2 beta (1 + eps) c < eps bound^2``), and for ``beta' < beta_0``
+    the tilted chords' inequality at ``min(beta, beta_0)`` (so the bound covers every beta' <= beta)."""
     if beta == 0:
         return  # every row is m / sum m: rank 1 <= bound
     if construction == "anchor-rows":
         _pi_squared_below(beta, eps * eps * bound * bound)
     elif construction == "interpolated-anchors":
         _pi_squared_below(2 * beta, eps * bound * bound)
-    else:
+    elif construction == "tilted-chords":
         _certainly_below(lambda: flint.arb.pi() ** 2 * _arb(beta), lambda: _log_1p(eps) * bound * bound)
+    else:
+        beta_0 = 4 * eps / ((1 + eps) * CHORD_CIRCLE) / ARC_CAP**2  # 4 x*: from here on the length cap costs no arc
+        circle_bound_holds("tilted-chords", min(beta, beta_0), eps, bound)
+        if beta > beta_0:
+            _pi_squared_below(4 * beta * (1 + eps) * CHORD_CIRCLE, eps * bound * bound)
 
 
 def visible_one_bound_holds(construction: str, spread: Fraction, eps: Fraction, bound: int) -> None:
     """anchor rows: ``bound >= sqrt(S)/(2 eps)`` (``S <= 4 eps^2 bound^2``);
     interpolated: ``bound >= floor(sqrt(S/(2 eps))) + 2`` (``S < 2 eps (bound - 1)^2``, bound >= 2);
     tilted chords: ``bound >= floor(sqrt(S/(4 log(1 + eps)))) + 2`` (``S < 4 log(1 + eps) (bound - 1)^2``,
-    bound >= 2; decided in arb, S = 0 exactly)."""
+    bound >= 2; decided in arb, S = 0 exactly);
+    Jeffreys chords: ``bound >= floor(sqrt(S (1 + eps)/(8 eps))) + 2`` (``S (1 + eps) < 8 eps (bound - 1)^2``, bound >= 2, exact)."""
     if construction == "anchor-rows":
         require(spread <= 4 * eps * eps * bound * bound, "bound < sqrt(S)/(2 eps): below the anchor-row lemma")
     elif construction == "interpolated-anchors":
         require(bound >= 2 and spread < 2 * eps * (bound - 1) ** 2, "bound < floor(sqrt(S/(2 eps))) + 2: below the interpolated-anchor lemma")
+    elif construction == "jeffreys-chords":
+        require(bound >= 2 and spread * (1 + eps) * CHORD_LINE < eps * (bound - 1) ** 2,
+                "bound < floor(sqrt(S (1 + eps)/(8 eps))) + 2: below the Jeffreys-chord lemma")
     else:
         require(bound >= 2, "bound < 2: below the tilted-chord lemma (floor(sqrt(S/(4 log(1 + eps)))) + 2 >= 2)")
         if spread > 0:
@@ -150,8 +174,9 @@ def visible_one_bound_holds(construction: str, spread: Fraction, eps: Fraction, 
 def _circle_anchors(data: dict):
     """For every n, every X on the unit circle and every multiplicities, ``rank_eps <= bound`` at every
     ``beta' <= beta``: the bound is at least the anchor-row (``ceil(pi sqrt(beta)/eps)``), the
-    interpolated-anchor (``floor(pi sqrt(2 beta/eps)) + 1``) or the tilted-chord
-    (``floor(pi sqrt(beta/log(1 + eps))) + 1``) lemma's, decided in arb."""
+    interpolated-anchor (``floor(pi sqrt(2 beta/eps)) + 1``), the tilted-chord
+    (``floor(pi sqrt(beta/log(1 + eps))) + 1``) or the Jeffreys-chord (``floor(2 pi sqrt(beta (1 + eps) c/eps)) + 1``
+    with c = 17/100, and the tilted chords' at ``min(beta, 4 eps/((1 + eps) c))``) lemma's, decided in arb."""
     construction = _construction(data["construction"])
     beta = rational(data["beta"], "beta")
     require(beta >= 0, "beta must be >= 0")

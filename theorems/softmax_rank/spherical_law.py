@@ -29,8 +29,10 @@ here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
   ``lower <= rank_eps <= upper`` on that instance.
 * **for every n and every X on the circle** (d = 2), with any multiplicities:
   ``rank_eps <= ceil(pi sqrt(beta)/eps)`` (anchor rows),
-  ``<= floor(pi sqrt(2 beta/eps)) + 1`` (interpolated anchors) and
-  ``<= floor(pi sqrt(beta/log(1 + eps))) + 1`` (tilted chords, the sharpest), proved in
+  ``<= floor(pi sqrt(2 beta/eps)) + 1`` (interpolated anchors),
+  ``<= floor(pi sqrt(beta/log(1 + eps))) + 1`` (tilted chords) and
+  ``<= floor(2 pi sqrt(beta (1 + eps) c/eps)) + 1`` with ``c = 17/100`` (Jeffreys chords, the sharpest
+  for eps < 0.63; for ``beta >= 4 eps/((1 + eps) c)``, the tilted chords' bound there below), proved in
   docs/softmax_rank.spherical_law.md; the checker confirms each bound's
   inequality in arb (``circle-anchors``).  With the largest certified lower
   bound this is the worst-case sandwich of ``R_2(n, beta)``.
@@ -334,7 +336,8 @@ def worst_case_bounds(beta: int, eps: Fraction) -> dict:
 
     return {"anchor-rows": least("anchor-rows", ceil(pi * sqrt(beta) / float(eps))),
             "interpolated-anchors": least("interpolated-anchors", floor(pi * sqrt(2 * beta / float(eps))) + 1),
-            "tilted-chords": least("tilted-chords", floor(pi * sqrt(beta / log(1 + float(eps)))) + 1)}
+            "tilted-chords": least("tilted-chords", floor(pi * sqrt(beta / log(1 + float(eps)))) + 1),
+            "jeffreys-chords": least("jeffreys-chords", floor(2 * pi * sqrt(beta * (1 + float(eps)) * float(geometry.CHORD_CIRCLE) / float(eps))) + 1)}
 
 
 @lru_cache(maxsize=32)
@@ -398,6 +401,8 @@ class SphericalLaw(Claim):
         rank = sp.Function(r"\operatorname{rank}_\varepsilon", integer=True)
         softmax = sp.Function(r"\operatorname{rowsoftmax}")
         lower, upper = sp.Function("lower", integer=True), sp.Function("upper", integer=True)
+        from solvers.trusted.geometry import CHORD_CIRCLE
+        c = sp.Rational(CHORD_CIRCLE.numerator, CHORD_CIRCLE.denominator)  # the Jeffreys chords' constant
 
         def rank_eps(name: str):  # rank_eps(rowsoftmax(beta Z Z^T)) of the points Z
             points = sp.Symbol(name, commutative=False)
@@ -408,7 +413,10 @@ class SphericalLaw(Claim):
         betas = sp.Intersection(sp.ImageSet(sp.Lambda(k, step**k), sp.Integers), sp.Interval(beta_min, beta_max), evaluate=False)
         anchors = sp.Min(sp.ceiling(sp.pi * sp.sqrt(beta) / eps), sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(2 * beta / eps))) + 1,
                          sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta / sp.log(1 + eps)))) + 1,
-                         evaluate=False)  # the anchor rows', the interpolated anchors' and the tilted chords' bounds
+                         sp.Max(sp.floor(2 * sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta * (1 + eps) * c / eps))) + 1,
+                                sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(sp.Min(beta, 4 * eps / ((1 + eps) * c), evaluate=False)
+                                                                           / sp.log(1 + eps)))) + 1, evaluate=False),
+                         evaluate=False)  # the anchor rows', the interpolated anchors', the tilted and the Jeffreys chords' bounds
         return Statement(
             hypotheses=(
                 (sp.Contains(beta, betas, evaluate=False), "for each temperature beta = step^k (k an integer) in [beta_min, beta_max]"),
@@ -421,7 +429,7 @@ class SphericalLaw(Claim):
                 "on every instance X certified at beta (n rational points exactly on S^{d-1}, each with its "
                 "multiplicity: the largest certified lower bound's window instance and the dense instance), "
                 "lower(X) <= rank_eps <= upper(X), the bounds its certificates state; for d = 2 also on every finite "
-                "set Y of points of the circle, with any multiplicities (anchor rows, interpolated anchors, tilted chords). The law "
+                "set Y of points of the circle, with any multiplicities (anchor rows, interpolated anchors, tilted and Jeffreys chords). The law "
                 "Theta(min{n, (1+beta)^{(d-1)/2}}) on the worst case sup_{n,X} rank_eps is not checked",
             ),
         )
@@ -524,6 +532,7 @@ class SphericalLaw(Claim):
             ev.fact("worst_case_sandwich (R_2(n, beta) = sup over n points of S^1: certified lower .. all-instance upper min(n, best))", {
                 b: {"lower": largest[b]["lower"], "upper": min(every[b].values()), "anchor rows": every[b]["anchor-rows"],
                     "interpolated anchors": every[b]["interpolated-anchors"], "tilted chords": every[b]["tilted-chords"],
+                    "jeffreys chords": every[b]["jeffreys-chords"],
                     "ratio": f"{min(every[b].values()) / largest[b]['lower']:.2f}"}
                 for b in every})
         ev.fact("instance_sandwiches", {b: {"largest-lower instance": [largest[b]["lower"], largest[b]["upper"]],
@@ -596,7 +605,8 @@ class SphericalLaw(Claim):
         series = []
         every = next((v for k, v in facts.items() if k.startswith("worst_case_sandwich")), {})
         for key, label in (("anchor rows", "every n and X: anchor rows (upper)"), ("interpolated anchors", "every n and X: interpolated anchors (upper)"),
-                           ("tilted chords", "every n and X: tilted chords (upper)")):
+                           ("tilted chords", "every n and X: tilted chords (upper)"),
+                           ("jeffreys chords", "every n and X: Jeffreys chords (upper)")):
             ys = [get(every, b, key) for b in bs]
             if every and all(y is not None for y in ys):
                 series.append((label, xs, tuple(ys)))

@@ -13,7 +13,8 @@ Checked, at eps in (0, 1):
   "Worst-case upper bounds", with ``theta(t) = t``):
   ``rank_eps <= max(1, ceil(sqrt(S)/(2 eps)))`` (anchor rows),
   ``<= floor(sqrt(S/(2 eps))) + 2`` (interpolated anchors) and
-  ``<= floor(sqrt(S/(4 log(1 + eps)))) + 2`` (tilted chords), independent of n,
+  ``<= floor(sqrt(S/(4 log(1 + eps)))) + 2`` (tilted chords) and
+  ``<= floor(sqrt(S (1 + eps)/(8 eps))) + 2`` (Jeffreys chords), independent of n,
   N and the biases.  The trusted checker confirms the inequality exactly
   (``visible-one-anchors-every``) and, on each r = 1 instance below, that its
   logits have that form and the spread it is charged with (``visible-one-anchors``,
@@ -188,14 +189,18 @@ def _random(r: int, beta: int, eps: Fraction, n: int, seed: int) -> Sharp:
 
 
 def rank_one_bounds(spread: Fraction, eps: Fraction) -> dict:
-    """The two lemmas' bounds for r = 1 at spread S: the least integers passing each exact inequality."""
+    """The lemmas' bounds for r = 1 at spread S: the least integers passing each inequality (exact, the tilted chords' in arb)."""
     anchors = max(1, ceil(sqrt(spread) / (2 * float(eps))) - 1)
     while spread > 4 * eps * eps * anchors * anchors:
         anchors += 1
     interpolated = max(2, floor(sqrt(spread / (2 * float(eps)))))
     while not spread < 2 * eps * (interpolated - 1) ** 2:
         interpolated += 1
-    return {"anchor-rows": anchors, "interpolated-anchors": interpolated, "tilted-chords": _least_tilted(spread, eps)}
+    jeffreys = max(2, floor(sqrt(spread * (1 + eps) / (8 * eps))))
+    while not spread * (1 + eps) < 8 * eps * (jeffreys - 1) ** 2:
+        jeffreys += 1
+    return {"anchor-rows": anchors, "interpolated-anchors": interpolated, "tilted-chords": _least_tilted(spread, eps),
+            "jeffreys-chords": jeffreys}
 
 
 def _least_tilted(spread: Fraction, eps: Fraction) -> int:

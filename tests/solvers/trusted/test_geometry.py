@@ -1,4 +1,4 @@
-"""The geometry family: all-instance upper bounds (anchor rows, interpolated anchors, tilted chords), each kind
+"""The geometry family: all-instance upper bounds (anchor rows, interpolated anchors, tilted and Jeffreys chords), each kind
 accepting the lemma's least bound and rejecting one below it, hostile data, and the instance kind."""
 
 from fractions import Fraction
@@ -26,7 +26,10 @@ def least_circle(construction, beta, eps):
         return ceil(pi * sqrt(beta) / eps)
     if construction == "interpolated-anchors":
         return floor(pi * sqrt(2 * beta / eps)) + 1
-    return floor(pi * sqrt(beta / log(1 + eps))) + 1
+    if construction == "tilted-chords":
+        return floor(pi * sqrt(beta / log(1 + eps))) + 1
+    c = 0.17  # Jeffreys chords: floor(2 pi sqrt(beta/x*)) + 1, x* = eps/((1 + eps) c), and below 4 x* the tilted chords
+    return max(floor(2 * pi * sqrt(beta * (1 + eps) * c / eps)) + 1, least_circle("tilted-chords", min(beta, 4 * eps / ((1 + eps) * c)), eps))
 
 
 @pytest.mark.parametrize("construction", geometry.CONSTRUCTIONS)
@@ -51,6 +54,25 @@ def test_the_better_constant_is_better_below_one_and_the_issue_value_holds():
         assert least_circle("tilted-chords", beta, 0.1) < least_circle("interpolated-anchors", beta, 0.1)
     # the tilted chords at beta = 16 ... 16384 (docs/softmax_rank.spherical_law.md): 41, 82, 163, 326, 652, 1303
     assert [least_circle("tilted-chords", 4**k, 0.1) for k in range(2, 8)] == [41, 82, 163, 326, 652, 1303]
+    # the Jeffreys chords (Lemma 4) there: 35, 69, 138, 275, 550, 1100; at beta = 1 the tilted chords' 11 (beta < 4 x* = 2.14)
+    assert [least_circle("jeffreys-chords", 4**k, 0.1) for k in range(2, 8)] == [35, 69, 138, 275, 550, 1100]
+    assert least_circle("jeffreys-chords", 1, 0.1) == least_circle("tilted-chords", 1, 0.1) == 11
+    for beta in (4, 16, 256, 10**4):
+        assert least_circle("jeffreys-chords", beta, 0.1) < least_circle("tilted-chords", beta, 0.1)
+
+
+def test_the_jeffreys_chords_cover_every_smaller_beta():
+    """Below beta_0 = 4 x* = 4 eps/((1 + eps) c) (2.139... at eps = 1/10) the length cap is not free, and the bound must
+    also pass the tilted chords' inequality at beta_0: at beta = 3, 2 pi sqrt(beta/x*) alone would allow 15, but the
+    tilted chords need 15 at beta_0 = 2.139 too (pi^2 2.139 / log 1.1 = 221.5 > 14^2)."""
+    assert check("circle-anchors", {"construction": "jeffreys-chords", "beta": 3, "epsilon": "1/10", "bound": 15}).judgment["bound"] == 15
+    assert floor(2 * pi * sqrt(3 * 1.1 * 0.17 / 0.1)) + 1 == 15 and least_circle("tilted-chords", 4 * 0.1 / (1.1 * 0.17), 0.1) == 15
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": "jeffreys-chords", "beta": 3, "epsilon": "1/10", "bound": 14})
+    # just above beta_0 the Jeffreys inequality alone would allow 13 (2 pi sqrt(beta_0/x*) = 4 pi): the tilted chords' 15 rules
+    beta = Fraction(2140, 1000)
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": "jeffreys-chords", "beta": beta, "epsilon": "1/10", "bound": 14})
 
 
 def test_beta_zero_is_rank_one():
@@ -86,8 +108,8 @@ def test_an_all_instance_judgment_discharges_by_the_rules():
 def test_rank_one_every_is_exact(construction):
     eps, S = Fraction(1, 10), Fraction(64)
     k = {"anchor-rows": max(1, ceil(sqrt(S) / (2 * eps))), "interpolated-anchors": floor(sqrt(S / (2 * eps))) + 2,
-         "tilted-chords": floor(sqrt(float(S) / (4 * log(1.1)))) + 2}[construction]
-    assert k == {"anchor-rows": 40, "interpolated-anchors": 19, "tilted-chords": 14}[construction]
+         "tilted-chords": floor(sqrt(float(S) / (4 * log(1.1)))) + 2, "jeffreys-chords": floor(sqrt(S * (1 + eps) / (8 * eps))) + 2}[construction]
+    assert k == {"anchor-rows": 40, "interpolated-anchors": 19, "tilted-chords": 14, "jeffreys-chords": 11}[construction]
     j = check("visible-one-anchors-every", {"construction": construction, "spread": 64, "epsilon": "1/10", "bound": k}).judgment
     assert j["family"] == "rank-one-interaction" and j["spread_up_to"] == 64 and j["bound"] == k
     with pytest.raises(certificates.CertificateError, match="below"):
@@ -258,6 +280,13 @@ def test_rank_one_lemma_boundaries_are_exact():
     assert check("visible-one-anchors-every", {"construction": "tilted-chords", "spread": 0, "epsilon": eps, "bound": 2}).judgment["bound"] == 2
     with pytest.raises(certificates.CertificateError, match="below"):
         check("visible-one-anchors-every", {"construction": "tilted-chords", "spread": 0, "epsilon": eps, "bound": 1})
+    # Jeffreys chords: S (1 + eps)/8 < eps (k - 1)^2 exactly; at eps = 1/10, k = 12 the limit is S = 88 (refused: equality)
+    assert check("visible-one-anchors-every", {"construction": "jeffreys-chords", "spread": Fraction(87999, 1000), "epsilon": eps, "bound": 12}).judgment["bound"] == 12
+    with pytest.raises(certificates.CertificateError, match="below the Jeffreys"):
+        check("visible-one-anchors-every", {"construction": "jeffreys-chords", "spread": 88, "epsilon": eps, "bound": 12})
+    assert check("visible-one-anchors-every", {"construction": "jeffreys-chords", "spread": 0, "epsilon": eps, "bound": 2}).judgment["bound"] == 2
+    with pytest.raises(certificates.CertificateError, match="below"):
+        check("visible-one-anchors-every", {"construction": "jeffreys-chords", "spread": 0, "epsilon": eps, "bound": 1})
 
 
 def test_circle_lemma_margins_are_decided_in_arb_on_both_sides():

@@ -60,9 +60,9 @@ def test_every_obligation_is_discharged_and_names_the_claims_instances(outcome):
     claim, out = outcome
     assert out.status == "verified" and not undischarged(out)
     verify = out.obligations["verify"]
-    assert len(verify) == 4 * 7  # per beta: largest lower and upper, dense lower and upper, three all-instance bounds
+    assert len(verify) == 4 * 8  # per beta: largest lower and upper, dense lower and upper, four all-instance bounds
     every = [o for o in verify if o["judgment"]["judgment"] == "approx-rank-at-most-every"]
-    assert len(every) == 12 and all(o["judgment"]["family"] == "circle" for o in every)
+    assert len(every) == 16 and all(o["judgment"]["family"] == "circle" for o in every)
     instances = [o for o in verify if o not in every]
     assert all(o["judgment"]["sphere"] == 2 and o["judgment"]["epsilon"] == "1/10" for o in instances)
     n = out.facts["largest_certified_lower"][16]["n"]
@@ -138,7 +138,7 @@ def test_sandwiches_hold_and_are_certified(outcome):
         assert s["lower"] <= s["upper"] <= s["n"]
     kinds = [c["kind"] for c in out.certificates]
     assert kinds.count("approx-rank-lower-points") == kinds.count("approx-rank-upper-points") == 8
-    assert kinds.count("circle-anchors") == 12
+    assert kinds.count("circle-anchors") == 16  # four all-instance bounds per beta
     for cert in out.certificates:  # every certificate stands alone
         trusted.check(cert)
 
