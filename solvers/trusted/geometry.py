@@ -39,7 +39,7 @@ information) and ``c(t) = E_t cos(t - t_j)``:
   r = 1), so greedy arcs with ``|J| Delta_J phi' = 4 log(1 + eps)`` and Cauchy-Schwarz give
   ``rank_eps <= floor(pi sqrt(beta/log(1 + eps))) + 1`` on the circle and
   ``<= floor(sqrt(S/(4 log(1 + eps)))) + 2`` for r = 1.
-* **Jeffreys chords** (sharper still for eps < 0.63): the same levelled chords, with the error
+* **Jeffreys chords** (the sharpest, for beta >= 4 x*): the same levelled chords, with the error
   ``1/mu - 1`` bounded through the rows' Jeffreys divergence instead of the quarter: on an arc J of
   length ``<= 1``, ``1 - mu <= c |J| Delta_J phi'`` with ``c = 17/100`` on the circle (``1/8`` from the
   exponential part, ``<= 17/100`` from each coordinate's curvature ``beta (1 - cos)``, checked by

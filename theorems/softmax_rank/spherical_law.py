@@ -31,8 +31,8 @@ here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
   ``rank_eps <= ceil(pi sqrt(beta)/eps)`` (anchor rows),
   ``<= floor(pi sqrt(2 beta/eps)) + 1`` (interpolated anchors),
   ``<= floor(pi sqrt(beta/log(1 + eps))) + 1`` (tilted chords) and
-  ``<= floor(2 pi sqrt(beta (1 + eps) c/eps)) + 1`` with ``c = 17/100`` (Jeffreys chords, the sharpest
-  for eps < 0.63; for ``beta >= 4 eps/((1 + eps) c)``, the tilted chords' bound there below), proved in
+  ``<= floor(2 pi sqrt(beta (1 + eps) c/eps)) + 1`` with ``c = 17/100`` (Jeffreys chords, the sharpest;
+  for ``beta >= 4 eps/((1 + eps) c)``, the tilted chords' bound there below), proved in
   docs/softmax_rank.spherical_law.md; the checker confirms each bound's
   inequality in arb (``circle-anchors``).  With the largest certified lower
   bound this is the worst-case sandwich of ``R_2(n, beta)``.
