@@ -106,7 +106,7 @@ def _describe(pid: int) -> str:
 
 @pytest.fixture(autouse=True)
 def no_leaks(request):
-    """Restores ``os.environ``, ``sys.path``, the gc freeze and the dispositions of SIGINT, SIGTERM and
+    """Restores ``os.environ``, ``sys.path``, the gc freeze (when nothing was frozen before) and the dispositions of SIGINT, SIGTERM and
     SIGCHLD after each test (and lists what it restored at the end of the run); fails a test that
     leaves a thread or a child process running ``GRACE`` seconds after it ended."""
     environ, path = dict(os.environ), list(sys.path)
@@ -128,7 +128,8 @@ def no_leaks(request):
         sys.path[:] = path
     if gc.get_freeze_count() > frozen:
         left.append(f"gc.freeze() ({gc.get_freeze_count() - frozen} objects frozen)")
-        gc.unfreeze()
+        if frozen == 0:  # gc can only unfreeze everything: exact only when nothing was frozen before the test
+            gc.unfreeze()  # (otherwise the objects frozen before would be released too; the newer ones stay, reported)
     for number, handler in handlers.items():
         if signal.getsignal(number) != handler and handler is not None:
             left.append(f"the {signal.Signals(number).name} handler ({signal.getsignal(number)!r})")

@@ -2,7 +2,7 @@
 
 ``tests/conftest.py`` is copied beside a few tests that skip for each reason the report groups (the model,
 chromium, coqc, dask, another) and tests that leave state behind (a variable, a folder on ``sys.path``, a
-SIGTERM handler, a thread, a child process); pytest runs them in a process of its own. Outside CI the
+SIGTERM handler, a gc freeze, a thread, a child process); pytest runs them in a process of its own. Outside CI the
 summary names every skipped test under what it needs; the leak fixture restores what it can, lists it, and
 fails the tests that leave a thread or a process running.
 """
@@ -54,6 +54,28 @@ def test_leaves_a_thread():
 
 def test_leaves_a_process():
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(8)"])  # past the fixture's 5 s grace
+
+import gc
+
+def test_freezes_with_nothing_frozen_before():
+    gc.freeze()
+
+def test_sees_that_freeze_undone():
+    assert gc.get_freeze_count() == 0
+
+@pytest.fixture(scope="module")
+def frozen_before():  # set up before the function-scoped leak fixture: frozen before the test starts
+    gc.freeze()
+    return gc.get_freeze_count()
+
+KEPT = []
+
+def test_freezes_beside_an_earlier_freeze(frozen_before):
+    KEPT.extend([] for _ in range(1000))  # lists: tracked by gc, so frozen
+    gc.freeze()
+
+def test_the_earlier_freeze_stays(frozen_before):
+    assert frozen_before > 0 and gc.get_freeze_count() >= 1000  # KEPT is still frozen (the old fixture unfroze all)
 '''
 
 
@@ -101,12 +123,16 @@ def test_the_skip_report_groups_what_a_green_run_did_not_test_and_leaks_are_rest
     assert "tests/test_small.py::test_leaves_a_variable_and_a_path: os.environ (LEAKED_BY_A_TEST)" in restored
     assert "tests/test_small.py::test_leaves_a_variable_and_a_path: sys.path (/leaked/by/a/test)" in restored
     assert "tests/test_small.py::test_leaves_a_handler: the SIGTERM handler" in restored
+    # a freeze is undone when nothing was frozen before; beside an earlier freeze it is only listed (gc cannot
+    # unfreeze the newer objects alone, and unfreezing all would release the earlier ones)
+    assert "tests/test_small.py::test_freezes_with_nothing_frozen_before: gc.freeze()" in restored
+    assert "tests/test_small.py::test_freezes_beside_an_earlier_freeze: gc.freeze() (" in restored
     # the next test saw none of it; the two that left something running fail, and nothing else does
     assert "ERROR at teardown of test_leaves_a_thread" in out and "thread 'left-running' (daemon)" in out
     assert "ERROR at teardown of test_leaves_a_process" in out and "child process pid" in out
     assert "ERROR at teardown" not in out.replace("ERROR at teardown of test_leaves_a_thread", "").replace(
         "ERROR at teardown of test_leaves_a_process", "")
-    assert " 5 passed, 5 skipped, 2 errors in " in out, out[-2000:]
+    assert " 9 passed, 5 skipped, 2 errors in " in out, out[-2000:]
 
 
 def test_under_ci_the_skip_report_is_left_out(tmp_path):
