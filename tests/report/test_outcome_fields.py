@@ -5,6 +5,7 @@ Older outcome files lack these fields: the report reads them defensively.  The t
 copies of a real check of the two test claims (see ``toy.py``).
 """
 
+import dataclasses
 import json
 import shutil
 
@@ -180,3 +181,7 @@ def test_the_files_own_discharged_list_is_shown_unchecked_and_a_false_claim_in_i
     assert "the trusted checker finds it not discharged" in reported
     untouched = build(str(outcomes), str(tmp_path / "as-checked"))  # as the check wrote it, the two agree
     assert [p.disagreements for e in untouched.entries for p in e.points] == [[], []]
+    # when the checker stopped before examining any obligation (a certificate refused for its work, say), it found
+    # nothing either way: no row is reported as "not discharged" by it, and why_not carries the reason
+    point.check = dataclasses.replace(point.check, obligations=[], checked=False, reason="a certificate was refused")
+    assert point.disagreements == [] and "a certificate was refused" in point.why_not

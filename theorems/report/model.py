@@ -249,12 +249,16 @@ class Point:
 
     @property
     def disagreements(self) -> list[str]:
-        """Where the outcome file claims a discharge the trusted checker does not find (empty when they agree)."""
+        """Where the outcome file claims a discharge the trusted checker does not find (empty when they agree, and
+        when the checker never examined the obligations — a certificate refused first, say: then it found nothing
+        either way, and :attr:`why_not` says why)."""
+        if self.check is None or not self.check.obligations:
+            return []
         checked = {(o.get("side"), str(o.get("words", ""))): o.get("by") for o in self.obligations}
         out = []
         for row in self.reported_discharged:
             by = checked.get((row["side"], row["obligation"]))
-            if row["certificate"] and by != row["certificate"] and self.check is not None:
+            if row["certificate"] and by != row["certificate"]:
                 out.append(f"the outcome file says “{row['obligation']}” is discharged by {row['certificate']}; "
                            f"the trusted checker finds {('it discharged by ' + by) if by else 'it not discharged'}")
         return out
