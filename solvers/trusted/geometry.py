@@ -46,7 +46,7 @@ information) and ``c(t) = E_t cos(t - t_j)``:
   Bernstein polynomials) and ``c = 1/8`` for r = 1 (no curvature part).  Greedy arcs with
   ``|J| Delta_J = x* = eps/((1 + eps) c)``, capped at length 1 on the circle (free when
   ``beta >= 4 x*``), give ``rank_eps <= floor(2 pi sqrt(beta/x*)) + 1`` on the circle for
-  ``beta >= 4 x*`` (below, the tilted chords' bound at ``4 x*`` covers every smaller beta) and
+  ``beta >= 4 x*`` (below, ``floor(2 pi + pi beta/(2 x*)) + 1``) and
   ``<= floor(sqrt(S/x*)) + 2`` for r = 1.
 
 What the checker confirms is the finite step: the claimed bound satisfies the
@@ -88,7 +88,7 @@ PRECISIONS = (64, 128, 256, 512)
 CONSTRUCTIONS = ("anchor-rows", "interpolated-anchors", "tilted-chords", "jeffreys-chords")
 # The Jeffreys chords' constants (docs/softmax_rank.spherical_law.md, Lemma 4): on an arc of length <= ARC_CAP,
 # 1 - mu <= c |J| Delta_J with c = CHORD_CIRCLE on the circle and CHORD_LINE (exactly 1/8) for r = 1.
-CHORD_CIRCLE, CHORD_LINE, ARC_CAP = Fraction(17, 100), Fraction(1, 8), 1
+CHORD_CIRCLE, CHORD_LINE, ARC_CAP = Fraction(17, 100), Fraction(1, 8), 1  # the count's formulas below are for ARC_CAP = 1
 
 
 def _epsilon(value) -> Fraction:
@@ -133,9 +133,9 @@ def circle_bound_holds(construction: str, beta: Fraction, eps: Fraction, bound: 
     """anchor rows: ``bound >= pi sqrt(beta)/eps`` (``pi^2 beta < eps^2 bound^2``);
     interpolated: ``bound >= floor(pi sqrt(2 beta/eps)) + 1`` (``2 pi^2 beta < eps bound^2``);
     tilted chords: ``bound >= floor(pi sqrt(beta/log(1 + eps))) + 1`` (``pi^2 beta < log(1 + eps) bound^2``);
-    Jeffreys chords, with ``x* = eps/((1 + eps) c)`` and ``beta_0 = 4 x*/ARC_CAP^2``: for ``beta' >= beta_0``,
-    ``bound >= floor(2 pi sqrt(beta/x*)) + 1`` (``4 pi^2 beta (1 + eps) c < eps bound^2``), and for ``beta' < beta_0``
-    the tilted chords' inequality at ``min(beta, beta_0)`` (so the bound covers every beta' <= beta)."""
+    Jeffreys chords, with ``x* = eps/((1 + eps) c)``: for ``beta >= 4 x*``, ``bound >= floor(2 pi sqrt(beta/x*)) + 1``
+    (``4 pi^2 beta (1 + eps) c < eps bound^2``), below it ``bound >= floor(2 pi + pi beta/(2 x*)) + 1``
+    (``pi (2 + beta/(2 x*)) < bound``; the two agree at 4 x*, both grow with beta, so the bound covers every beta' <= beta)."""
     if beta == 0:
         return  # every row is m / sum m: rank 1 <= bound
     if construction == "anchor-rows":
@@ -145,10 +145,11 @@ def circle_bound_holds(construction: str, beta: Fraction, eps: Fraction, bound: 
     elif construction == "tilted-chords":
         _certainly_below(lambda: flint.arb.pi() ** 2 * _arb(beta), lambda: _log_1p(eps) * bound * bound)
     else:
-        beta_0 = 4 * eps / ((1 + eps) * CHORD_CIRCLE) / ARC_CAP**2  # 4 x*: from here on the length cap costs no arc
-        circle_bound_holds("tilted-chords", min(beta, beta_0), eps, bound)
-        if beta > beta_0:
+        x_star = eps / ((1 + eps) * CHORD_CIRCLE)  # the arcs' budget |J| Delta_J; the arcs are also capped at length 1
+        if beta >= 4 * x_star:  # the cap costs no arc: the count is at most 2 pi sqrt(beta/x*)
             _pi_squared_below(4 * beta * (1 + eps) * CHORD_CIRCLE, eps * bound * bound)
+        else:  # the count is at most max_n n + sqrt(2 pi beta (2 pi - n)/x*) = 2 pi + pi beta/(2 x*)  (< 4 pi)
+            _certainly_below(lambda: flint.arb.pi() * _arb(2 + beta / (2 * x_star)), lambda: _arb(Fraction(bound)))
 
 
 def visible_one_bound_holds(construction: str, spread: Fraction, eps: Fraction, bound: int) -> None:
@@ -176,7 +177,8 @@ def _circle_anchors(data: dict):
     ``beta' <= beta``: the bound is at least the anchor-row (``ceil(pi sqrt(beta)/eps)``), the
     interpolated-anchor (``floor(pi sqrt(2 beta/eps)) + 1``), the tilted-chord
     (``floor(pi sqrt(beta/log(1 + eps))) + 1``) or the Jeffreys-chord (``floor(2 pi sqrt(beta (1 + eps) c/eps)) + 1``
-    with c = 17/100, and the tilted chords' at ``min(beta, 4 eps/((1 + eps) c))``) lemma's, decided in arb."""
+    with c = 17/100 for ``beta >= 4 eps/((1 + eps) c)``, ``floor(2 pi + pi beta (1 + eps) c/(2 eps)) + 1`` below) lemma's,
+    decided in arb."""
     construction = _construction(data["construction"])
     beta = rational(data["beta"], "beta")
     require(beta >= 0, "beta must be >= 0")

@@ -32,7 +32,7 @@ here, for d = 2 (the circle; d = 3, the sphere S^2, by a parameter), eps in
   ``<= floor(pi sqrt(2 beta/eps)) + 1`` (interpolated anchors),
   ``<= floor(pi sqrt(beta/log(1 + eps))) + 1`` (tilted chords) and
   ``<= floor(2 pi sqrt(beta (1 + eps) c/eps)) + 1`` with ``c = 17/100`` (Jeffreys chords, the sharpest;
-  for ``beta >= 4 eps/((1 + eps) c)``, the tilted chords' bound there below), proved in
+  for ``beta >= 4 eps/((1 + eps) c)``, ``floor(2 pi + pi beta (1 + eps) c/(2 eps)) + 1`` below), proved in
   docs/softmax_rank.spherical_law.md; the checker confirms each bound's
   inequality in arb (``circle-anchors``).  With the largest certified lower
   bound this is the worst-case sandwich of ``R_2(n, beta)``.
@@ -413,9 +413,9 @@ class SphericalLaw(Claim):
         betas = sp.Intersection(sp.ImageSet(sp.Lambda(k, step**k), sp.Integers), sp.Interval(beta_min, beta_max), evaluate=False)
         anchors = sp.Min(sp.ceiling(sp.pi * sp.sqrt(beta) / eps), sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(2 * beta / eps))) + 1,
                          sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta / sp.log(1 + eps)))) + 1,
-                         sp.Max(sp.floor(2 * sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta * (1 + eps) * c / eps))) + 1,
-                                sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(sp.Min(beta, 4 * eps / ((1 + eps) * c), evaluate=False)
-                                                                           / sp.log(1 + eps)))) + 1, evaluate=False),
+                         sp.Piecewise((sp.floor(2 * sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta * (1 + eps) * c / eps))) + 1,
+                                       beta >= 4 * eps / ((1 + eps) * c)),
+                                      (sp.floor(sp.pi * (2 + beta * (1 + eps) * c / (2 * eps))) + 1, True), evaluate=False),
                          evaluate=False)  # the anchor rows', the interpolated anchors', the tilted and the Jeffreys chords' bounds
         return Statement(
             hypotheses=(

@@ -28,8 +28,8 @@ def least_circle(construction, beta, eps):
         return floor(pi * sqrt(2 * beta / eps)) + 1
     if construction == "tilted-chords":
         return floor(pi * sqrt(beta / log(1 + eps))) + 1
-    c = 0.17  # Jeffreys chords: floor(2 pi sqrt(beta/x*)) + 1, x* = eps/((1 + eps) c), and below 4 x* the tilted chords
-    return max(floor(2 * pi * sqrt(beta * (1 + eps) * c / eps)) + 1, least_circle("tilted-chords", min(beta, 4 * eps / ((1 + eps) * c)), eps))
+    x_star = eps / ((1 + eps) * 0.17)  # Jeffreys chords: floor(2 pi sqrt(beta/x*)) + 1, below 4 x* floor(2 pi + pi beta/(2 x*)) + 1
+    return floor(2 * pi * sqrt(beta / x_star)) + 1 if beta >= 4 * x_star else floor(2 * pi + pi * beta / (2 * x_star)) + 1
 
 
 @pytest.mark.parametrize("construction", geometry.CONSTRUCTIONS)
@@ -54,25 +54,27 @@ def test_the_better_constant_is_better_below_one_and_the_issue_value_holds():
         assert least_circle("tilted-chords", beta, 0.1) < least_circle("interpolated-anchors", beta, 0.1)
     # the tilted chords at beta = 16 ... 16384 (docs/softmax_rank.spherical_law.md): 41, 82, 163, 326, 652, 1303
     assert [least_circle("tilted-chords", 4**k, 0.1) for k in range(2, 8)] == [41, 82, 163, 326, 652, 1303]
-    # the Jeffreys chords (Lemma 4) there: 35, 69, 138, 275, 550, 1100; at beta = 1 the tilted chords' 11 (beta < 4 x* = 2.14)
+    # the Jeffreys chords (Lemma 4) there: 35, 69, 138, 275, 550, 1100; at beta = 1 (below 4 x* = 2.14) 10
     assert [least_circle("jeffreys-chords", 4**k, 0.1) for k in range(2, 8)] == [35, 69, 138, 275, 550, 1100]
-    assert least_circle("jeffreys-chords", 1, 0.1) == least_circle("tilted-chords", 1, 0.1) == 11
-    for beta in (4, 16, 256, 10**4):
+    assert least_circle("jeffreys-chords", 1, 0.1) == 10 and least_circle("tilted-chords", 1, 0.1) == 11
+    for beta in (1, 4, 16, 256, 10**4):
         assert least_circle("jeffreys-chords", beta, 0.1) < least_circle("tilted-chords", beta, 0.1)
 
 
-def test_the_jeffreys_chords_cover_every_smaller_beta():
-    """Below beta_0 = 4 x* = 4 eps/((1 + eps) c) (2.139... at eps = 1/10) the length cap is not free, and the bound must
-    also pass the tilted chords' inequality at beta_0: at beta = 3, 2 pi sqrt(beta/x*) alone would allow 15, but the
-    tilted chords need 15 at beta_0 = 2.139 too (pi^2 2.139 / log 1.1 = 221.5 > 14^2)."""
-    assert check("circle-anchors", {"construction": "jeffreys-chords", "beta": 3, "epsilon": "1/10", "bound": 15}).judgment["bound"] == 15
-    assert floor(2 * pi * sqrt(3 * 1.1 * 0.17 / 0.1)) + 1 == 15 and least_circle("tilted-chords", 4 * 0.1 / (1.1 * 0.17), 0.1) == 15
+def test_the_jeffreys_chords_below_and_above_four_x_star():
+    """At eps = 1/10, x* = 0.5347... and 4 x* = 2.139...: above it the count is 2 pi sqrt(beta/x*), below it
+    2 pi + pi beta/(2 x*) (the capped count's maximum); the two meet at 4 pi, so the bound covers every smaller beta."""
+    x_star = Fraction(1, 10) / (Fraction(11, 10) * geometry.CHORD_CIRCLE)
+    for beta, least in ((1, 10), (2, 13), (Fraction(2140, 1000), 13), (3, 15)):
+        assert least_circle("jeffreys-chords", float(beta), 0.1) == least, beta
+        assert check("circle-anchors", {"construction": "jeffreys-chords", "beta": beta, "epsilon": "1/10", "bound": least}).judgment["bound"] == least
+        with pytest.raises(certificates.CertificateError, match="certainly false"):
+            check("circle-anchors", {"construction": "jeffreys-chords", "beta": beta, "epsilon": "1/10", "bound": least - 1})
+    assert 2 < 4 * x_star < Fraction(2140, 1000)  # 2 is below 4 x*, 2.14 above it
+    # at 4 x* itself the two formulas agree: pi (2 + 4x*/(2x*)) = 4 pi = 2 pi sqrt(4 x*/x*), so 13 at beta = 4 x*
+    assert check("circle-anchors", {"construction": "jeffreys-chords", "beta": 4 * x_star, "epsilon": "1/10", "bound": 13}).judgment["bound"] == 13
     with pytest.raises(certificates.CertificateError, match="certainly false"):
-        check("circle-anchors", {"construction": "jeffreys-chords", "beta": 3, "epsilon": "1/10", "bound": 14})
-    # just above beta_0 the Jeffreys inequality alone would allow 13 (2 pi sqrt(beta_0/x*) = 4 pi): the tilted chords' 15 rules
-    beta = Fraction(2140, 1000)
-    with pytest.raises(certificates.CertificateError, match="certainly false"):
-        check("circle-anchors", {"construction": "jeffreys-chords", "beta": beta, "epsilon": "1/10", "bound": 14})
+        check("circle-anchors", {"construction": "jeffreys-chords", "beta": 4 * x_star, "epsilon": "1/10", "bound": 12})
 
 
 def test_beta_zero_is_rank_one():
