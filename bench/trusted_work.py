@@ -96,9 +96,9 @@ def grown(cert: dict):
         yield "80-digit entries", c
     if name == "row-shift":
         yield from _repeated(cert, ("logits", "shifted"), "rows")
-    if name == "approx-rank-lower-inverse":
+    if name in ("approx-rank-lower-inverse", "approx-rank-lower-points"):
         n = len(data["points"])
-        for k in (4, 16):  # every point k times, each group with its copies: the grouped matrix C is the same
+        for k in (4, 16):  # every point k times, each group with its copies: the grouped matrix C (and every margin) is the same
             c = copy.deepcopy(cert)
             c["data"]["points"] = data["points"] * k
             c["data"]["multiplicities"] = data["multiplicities"] * k

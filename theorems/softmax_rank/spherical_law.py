@@ -403,6 +403,8 @@ class SphericalLaw(Claim):
         lower, upper = sp.Function("lower", integer=True), sp.Function("upper", integer=True)
         from solvers.trusted.geometry import CHORD_CIRCLE
         c = sp.Rational(CHORD_CIRCLE.numerator, CHORD_CIRCLE.denominator)  # the Jeffreys chords' constant
+        beta_0 = sp.Mul(4 * c.denominator, eps, sp.Pow(sp.Mul(c.numerator, 1 + eps, evaluate=False), -1, evaluate=False),
+                        evaluate=False)  # 4 x* = 4 eps/((1 + eps) c), shown as 400 eps/(17 (eps + 1))
 
         def rank_eps(name: str):  # rank_eps(rowsoftmax(beta Z Z^T)) of the points Z
             points = sp.Symbol(name, commutative=False)
@@ -413,9 +415,8 @@ class SphericalLaw(Claim):
         betas = sp.Intersection(sp.ImageSet(sp.Lambda(k, step**k), sp.Integers), sp.Interval(beta_min, beta_max), evaluate=False)
         anchors = sp.Min(sp.ceiling(sp.pi * sp.sqrt(beta) / eps), sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(2 * beta / eps))) + 1,
                          sp.floor(sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta / sp.log(1 + eps)))) + 1,
-                         sp.Piecewise((sp.floor(2 * sp.pi * sp.sqrt(sp.UnevaluatedExpr(beta * (1 + eps) * c / eps))) + 1,
-                                       beta >= 4 * eps / ((1 + eps) * c)),
-                                      (sp.floor(sp.pi * (2 + beta * (1 + eps) * c / (2 * eps))) + 1, True), evaluate=False),
+                         # Jeffreys chords: below 4 x* the count is 2 pi + pi beta/(2 x*) < 4 pi, so beta -> max(beta, 4 x*) is valid
+                         sp.floor(2 * sp.pi * sp.sqrt(sp.UnevaluatedExpr(sp.Max(beta, beta_0, evaluate=False) * (1 + eps) * c / eps))) + 1,
                          evaluate=False)  # the anchor rows', the interpolated anchors', the tilted and the Jeffreys chords' bounds
         return Statement(
             hypotheses=(
