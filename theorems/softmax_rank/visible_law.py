@@ -196,19 +196,17 @@ def rank_one_bounds(spread: Fraction, eps: Fraction) -> dict:
     interpolated = max(2, floor(sqrt(spread / (2 * float(eps)))))
     while not spread < 2 * eps * (interpolated - 1) ** 2:
         interpolated += 1
-    jeffreys = max(2, floor(sqrt(spread * (1 + eps) / (8 * eps))))
-    while not spread * (1 + eps) < 8 * eps * (jeffreys - 1) ** 2:
-        jeffreys += 1
-    return {"anchor-rows": anchors, "interpolated-anchors": interpolated, "tilted-chords": _least_tilted(spread, eps),
-            "jeffreys-chords": jeffreys}
+    return {"anchor-rows": anchors, "interpolated-anchors": interpolated,
+            "tilted-chords": _least_by_checker("tilted-chords", spread, eps, floor(sqrt(float(spread) / (4 * log(1 + float(eps))))) + 2),
+            "jeffreys-chords": _least_by_checker("jeffreys-chords", spread, eps, floor(sqrt(float(spread * (1 + eps) / (8 * eps)))) + 2)}
 
 
-def _least_tilted(spread: Fraction, eps: Fraction) -> int:
-    """The least bound the tilted-chord lemma accepts at spread S (``S < 4 log(1 + eps) (bound - 1)^2``, bound >= 2),
-    each candidate decided in arb by the trusted checker's own test."""
+def _least_by_checker(construction: str, spread: Fraction, eps: Fraction, guess: int) -> int:
+    """The least bound >= 2 a chord lemma accepts at spread S — tilted chords ``S < 4 log(1 + eps) (bound - 1)^2``
+    (in arb), Jeffreys chords ``S (1 + eps) < 8 eps (bound - 1)^2`` (exact) — each candidate decided by the trusted
+    checker's own test, walked from the float guess."""
     from solvers.trusted import geometry
-    guess = floor(sqrt(float(spread) / (4 * log(1 + float(eps))))) + 2
-    return _laws.least_accepted(lambda bound: geometry.visible_one_bound_holds("tilted-chords", spread, eps, bound), guess, least=2)
+    return _laws.least_accepted(lambda bound: geometry.visible_one_bound_holds(construction, spread, eps, bound), guess, least=2)
 
 
 def spread(r: int, beta: int) -> Fraction:
