@@ -334,3 +334,32 @@ def test_the_integer_spread_is_the_largest_double_difference_on_rectangles(seed)
         N[n - 1][w - 1] += 1
         with pytest.raises(certificates.CertificateError, match="rank >= 2"):
             geometry.spread_of_integers(N)
+
+
+def test_between_four_and_five_x_star_the_square_root_form_decides():
+    """Just above 4x* the Jeffreys count is 2 pi sqrt(beta/x*), smaller than the form below 4x*,
+    pi (2 + beta/(2x*)) (by (sqrt b - 2)^2 pi/2): at beta = 2.64 (4.94 x*) the first is 13.96, the second 14.04,
+    so 14 is accepted (a checker using the lower form past 4x* would refuse it) and 13 refused."""
+    assert check("circle-anchors", {"construction": "jeffreys-chords", "beta": "264/100", "epsilon": "1/10", "bound": 14}).judgment["bound"] == 14
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": "jeffreys-chords", "beta": "264/100", "epsilon": "1/10", "bound": 13})
+
+
+def test_the_tilted_chords_small_positive_spread_is_decided_too():
+    """S = 1/2 at k = 2: the tilted chords need S < 4 log(1.1) = 0.381, so 2 is refused (the arb test runs for every
+    S > 0, not only for S > 1), while the Jeffreys chords (S (1.1)/8 = 0.069 < 0.1) accept it."""
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        geometry.visible_one_bound_holds("tilted-chords", Fraction(1, 2), Fraction(1, 10), 2)
+    geometry.visible_one_bound_holds("jeffreys-chords", Fraction(1, 2), Fraction(1, 10), 2)
+
+
+@pytest.mark.parametrize("construction, spread, bound, message", [
+    ("anchor-rows", 64, 39, "bound < sqrt(S)/(2 eps): below the anchor-row lemma"),
+    ("interpolated-anchors", 64, 18, "bound < floor(sqrt(S/(2 eps))) + 2: below the interpolated-anchor lemma"),
+    ("tilted-chords", 64, 1, "bound < 2: below the tilted-chord lemma (floor(sqrt(S/(4 log(1 + eps)))) + 2 >= 2)"),
+    ("jeffreys-chords", 64, 10, "bound < floor(sqrt(S (1 + eps)/(8 eps))) + 2: below the Jeffreys-chord lemma"),
+])
+def test_the_rank_one_refusals_say_which_lemma_in_full(construction, spread, bound, message):
+    with pytest.raises(certificates.CertificateError) as refused:
+        geometry.visible_one_bound_holds(construction, Fraction(spread), Fraction(1, 10), bound)
+    assert str(refused.value) == message
