@@ -363,3 +363,68 @@ def test_the_rank_one_refusals_say_which_lemma_in_full(construction, spread, bou
     with pytest.raises(certificates.CertificateError) as refused:
         geometry.visible_one_bound_holds(construction, Fraction(spread), Fraction(1, 10), bound)
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("integers, multiplicities, scale, message", [
+    ([[0, 1], [2]], [1, 1], "1/2", "integers rows must all have 2 >= 1 entries"),  # ragged
+    ([[], []], [], "1/2", "integers rows must all have 0 >= 1 entries"),  # no column
+    ([[0, 1], 5], [1, 1], "1/2", "integers must be a list of rows"),
+    ([[0, 1], [2, 3]], [1, 0], "1/2", "multiplicity"),  # a multiplicity below 1
+    ([[0, 1], [2, 3]], [1, 1, 1], "1/2", "multiplicities"),  # one more than the columns
+    ([[0, 1], [2, 3]], [1], "1/2", "multiplicities"),  # one fewer
+    ([[0, True], [2, 3]], [1, 1], "1/2", "integers entries must be integers"),
+    ([[0, "1/2"], [2, 3]], [1, 1], "1/2", "integers entries must be integers"),
+    ([[0, 2**1000], [2, 3]], [1, 1], "1/2", "an integers entry has more than 1000 bits"),
+    ([[0, -(2**1000)], [2, 3]], [1, 1], "1/2", "an integers entry has more than 1000 bits"),  # the sign does not hide it
+    ([], [1], "1/2", "integers"),
+    ([[0, 1], [2, 3]], [1, 1], "one half", "scale"),
+])
+def test_the_rank_one_instance_kind_refuses_hostile_shapes(integers, multiplicities, scale, message):
+    data = {"construction": "jeffreys-chords", "scale": scale, "integers": integers, "multiplicities": multiplicities,
+            "epsilon": "1/10", "bound": 10**6}
+    with pytest.raises(certificates.CertificateError, match=message):
+        check("visible-one-anchors", data)
+
+
+def test_the_rank_one_instance_kind_takes_one_row_one_column_and_a_thousand_bit_entry():
+    """The edges the refusals above must not reach: one row, one column, an entry of exactly 1000 bits."""
+    for integers in ([[5, 7, 9]], [[4], [6]], [[2**999, 2**999], [0, 0]]):  # the last: a row bias, spread 0
+        j = check("visible-one-anchors", {"construction": "jeffreys-chords", "scale": "1/2", "integers": integers,
+                                          "multiplicities": [1] * len(integers[0]), "epsilon": "1/10", "bound": 10**6}).judgment
+        assert j["n"] == len(integers)
+
+
+def test_a_margin_beyond_sixty_four_bits_is_decided_at_a_higher_precision():
+    """beta within 10^-25 (relative) of the tilted chords' edge k^2 log(1.1)/pi^2 at k = 100: 64 bits cannot tell
+    the sides apart, so the checker must go on to 128 bits (not refuse at the first undecided precision) —
+    accepting just below the edge and refusing just above it."""
+    import mpmath
+    with mpmath.workdps(60):  # floats only place beta; the checker decides
+        edge = mpmath.mpf(100) ** 2 * mpmath.log(mpmath.mpf(11) / 10) / mpmath.pi**2
+        below = Fraction(int(edge * (1 - mpmath.mpf(10) ** -25) * 10**40), 10**40)
+        above = Fraction(int(edge * (1 + mpmath.mpf(10) ** -25) * 10**40), 10**40)
+    assert check("circle-anchors", {"construction": "tilted-chords", "beta": below, "epsilon": "1/10", "bound": 100}).judgment["bound"] == 100
+    with pytest.raises(certificates.CertificateError, match="certainly false"):
+        check("circle-anchors", {"construction": "tilted-chords", "beta": above, "epsilon": "1/10", "bound": 100})
+
+
+@pytest.mark.parametrize("epsilon, message", [
+    (0, "epsilon must lie in \\(0, 1\\)"),
+    ("1/0", "epsilon"),
+    ("ten percent", "epsilon"),
+])
+def test_an_epsilon_that_is_not_in_the_open_interval_or_not_a_number_is_refused(epsilon, message):
+    with pytest.raises(certificates.CertificateError, match=message):
+        check("circle-anchors", {"construction": "jeffreys-chords", "beta": 16, "epsilon": epsilon, "bound": 100})
+
+
+def test_a_margin_beyond_every_precision_is_refused_not_guessed():
+    """beta within 10^-200 (relative) of the same edge, below it: true, but not decidable at 512 bits (~154 digits),
+    the checker's last precision — a refusal that says so, never an acceptance on a guess."""
+    import mpmath
+    with mpmath.workdps(300):
+        edge = mpmath.mpf(100) ** 2 * mpmath.log(mpmath.mpf(11) / 10) / mpmath.pi**2
+        below = Fraction(int(edge * (1 - mpmath.mpf(10) ** -200) * 10**260), 10**260)
+    with pytest.raises(certificates.CertificateError) as refused:
+        check("circle-anchors", {"construction": "tilted-chords", "beta": below, "epsilon": "1/10", "bound": 100})
+    assert f"the bound is not certainly above the lemma's even at {geometry.PRECISIONS[-1]} bits" in str(refused.value)
