@@ -394,15 +394,21 @@ def test_the_rank_one_instance_kind_takes_one_row_one_column_and_a_thousand_bit_
         assert j["n"] == len(integers)
 
 
+def _near_the_tilted_edge(digits: int) -> Fraction:
+    """A rational beta at relative distance 10^-|digits| below (digits < 0) or above the tilted chords' edge
+    ``k^2 log(1.1)/pi^2`` at k = 100, eps = 1/10 (mpmath only places beta; the checker decides)."""
+    import mpmath
+    with mpmath.workdps(abs(digits) + 60):
+        edge = mpmath.mpf(100) ** 2 * mpmath.log(mpmath.mpf(11) / 10) / mpmath.pi**2
+        scale = 10 ** (abs(digits) + 40)
+        return Fraction(int(edge * (1 + mpmath.sign(digits) * mpmath.mpf(10) ** -abs(digits)) * scale), scale)
+
+
 def test_a_margin_beyond_sixty_four_bits_is_decided_at_a_higher_precision():
     """beta within 10^-25 (relative) of the tilted chords' edge k^2 log(1.1)/pi^2 at k = 100: 64 bits cannot tell
     the sides apart, so the checker must go on to 128 bits (not refuse at the first undecided precision) —
     accepting just below the edge and refusing just above it."""
-    import mpmath
-    with mpmath.workdps(60):  # floats only place beta; the checker decides
-        edge = mpmath.mpf(100) ** 2 * mpmath.log(mpmath.mpf(11) / 10) / mpmath.pi**2
-        below = Fraction(int(edge * (1 - mpmath.mpf(10) ** -25) * 10**40), 10**40)
-        above = Fraction(int(edge * (1 + mpmath.mpf(10) ** -25) * 10**40), 10**40)
+    below, above = _near_the_tilted_edge(-25), _near_the_tilted_edge(25)
     assert check("circle-anchors", {"construction": "tilted-chords", "beta": below, "epsilon": "1/10", "bound": 100}).judgment["bound"] == 100
     with pytest.raises(certificates.CertificateError, match="certainly false"):
         check("circle-anchors", {"construction": "tilted-chords", "beta": above, "epsilon": "1/10", "bound": 100})
@@ -421,10 +427,7 @@ def test_an_epsilon_that_is_not_in_the_open_interval_or_not_a_number_is_refused(
 def test_a_margin_beyond_every_precision_is_refused_not_guessed():
     """beta within 10^-200 (relative) of the same edge, below it: true, but not decidable at 512 bits (~154 digits),
     the checker's last precision — a refusal that says so, never an acceptance on a guess."""
-    import mpmath
-    with mpmath.workdps(300):
-        edge = mpmath.mpf(100) ** 2 * mpmath.log(mpmath.mpf(11) / 10) / mpmath.pi**2
-        below = Fraction(int(edge * (1 - mpmath.mpf(10) ** -200) * 10**260), 10**260)
+    below = _near_the_tilted_edge(-200)
     with pytest.raises(certificates.CertificateError) as refused:
         check("circle-anchors", {"construction": "tilted-chords", "beta": below, "epsilon": "1/10", "bound": 100})
     assert f"the bound is not certainly above the lemma's even at {geometry.PRECISIONS[-1]} bits" in str(refused.value)
